@@ -1,0 +1,122 @@
+"""Diagnostics: what every stage reports instead of raising.
+
+A `Diagnostic` has a stable code, a severity, a message, a `Span` and an optional help line.
+Stages append to a list (one sink, as jlox's `Lox.run` does); `RulesError` wraps diagnostics
+when an API caller needs an exception.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Span:
+    """Where a node or finding sits: 1-based lines and columns, end exclusive."""
+
+    file: str = "<string>"
+    line: int = 1
+    column: int = 1
+    end_line: int = 1
+    end_column: int = 1
+
+    def shifted(self, lines: int, columns: int = 0) -> Span:
+        """The span moved down by `lines` (and right by `columns` on its first line)."""
+        col = self.column + (columns if self.line == 1 else 0)
+        end_col = self.end_column + (columns if self.end_line == 1 else 0)
+        return Span(self.file, self.line + lines, col, self.end_line + lines, end_col)
+
+
+NO_SPAN = Span()
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@attrs.frozen(slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span = NO_SPAN
+    severity: str = ERROR
+    help: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def concise(self) -> str:
+        s = self.span
+        return f"{s.file}:{s.line}:{s.column}: {self.code} {self.message}"
+
+    def render(self, source: str | None = None) -> str:
+        """The full form: the concise line, the source line with a caret, then `help:`."""
+        lines = [self.concise()]
+        excerpt = caret_excerpt(source, self.span) if source is not None else ""
+        if excerpt:
+            lines.append(excerpt)
+        if self.help:
+            lines.append(f"  = help: {self.help}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, object]:
+        s = self.span
+        return {
+            "path": s.file,
+            "line": s.line,
+            "column": s.column,
+            "end_line": s.end_line,
+            "end_column": s.end_column,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "help": self.help,
+        }
+
+
+def caret_excerpt(source: str, span: Span) -> str:
+    """A gutter with the span's first line and carets under the span (clipped to that line)."""
+    src_lines = source.splitlines()
+    if not 1 <= span.line <= len(src_lines):
+        return ""
+    text = src_lines[span.line - 1].replace("\t", " ")
+    start = max(span.column - 1, 0)
+    end = span.end_column - 1 if span.end_line == span.line else len(text)
+    width = max(1, min(end, len(text)) - start)
+    gutter = str(span.line)
+    pad = " " * len(gutter)
+    return f"{pad} |\n{gutter} | {text}\n{pad} | {' ' * start}{'^' * width}"
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """A 'did you mean' hint for a misspelt name, or an empty string."""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+class RulesError(Exception):
+    """Raised by the public API when rules cannot load or a game cannot go on.
+
+    Carries the diagnostics; `str()` renders them concisely.
+    """
+
+    def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic] | str) -> None:
+        if isinstance(diagnostics, str):
+            diagnostics = Diagnostic("E000", diagnostics)
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        parts = []
+        for d in self.diagnostics:
+            parts.append(d.concise() + (f" ({d.help})" if d.help else ""))
+        return "\n".join(parts)
+
+
+class IllegalMoveError(RulesError, ValueError):
+    """An option that is not legal at the current decision; the game is unchanged."""
