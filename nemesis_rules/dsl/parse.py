@@ -1,0 +1,477 @@
+"""Text to AST: Lark's LALR parser (built once per process) and a Transformer to attrs nodes.
+
+`parse_module` and `parse_body` never raise on bad input: they return the AST (or None) and a
+list of diagnostics. When a file has a syntax error, each top-level declaration is parsed on its
+own so that one file reports every broken declaration, not just the first.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import Diagnostic, Span
+from nemesis_rules.paths import grammar_file
+
+MAX_SOURCE_CHARS = 2_000_000
+
+TOKEN_NAMES = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of a block",
+    "$END": "end of file",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+}
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+    def handle_NL(self, token: Token):  # noqa: N802 (Lark's name)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError as err:
+            raise _BadDedent(token) from err
+
+
+class _BadDedent(Exception):
+    def __init__(self, token: Token) -> None:
+        super().__init__("dedent")
+        self.token = token
+
+
+@functools.cache
+def parser() -> Lark:
+    return Lark(
+        grammar_file().read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=_Indenter(),
+        start=["start", "body"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+class SyntaxProblem(Exception):
+    """A well-formed parse tree that is still not a valid program (e.g. `1 = x`)."""
+
+    def __init__(self, message: str, span: Span, code: str = "E100", help: str = "") -> None:
+        super().__init__(message)
+        self.diagnostic = Diagnostic(code, message, span, help=help)
+
+
+def _span_of(file: str, meta, line_offset: int, col_offset: int) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1 + line_offset, 1, 1 + line_offset, 1)
+    span = Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+    return span.shifted(line_offset, col_offset) if (line_offset or col_offset) else span
+
+
+def _names(tree_or_none) -> tuple[str, ...]:
+    return tuple(tree_or_none) if tree_or_none else ()
+
+
+def _unescape(raw: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m[1], m[1]), raw[1:-1])
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Turns Lark's tree into attrs nodes; each method is named after its grammar rule."""
+
+    def __init__(self, file: str, line_offset: int = 0, col_offset: int = 0) -> None:
+        super().__init__()
+        self.file, self.line_offset, self.col_offset = file, line_offset, col_offset
+
+    def _s(self, meta) -> Span:
+        return _span_of(self.file, meta, self.line_offset, self.col_offset)
+
+    # -- files --
+    def start(self, meta, children):
+        return ast.Module(tuple(children), span=self._s(meta))
+
+    def body(self, meta, children):
+        return ast.Body(tuple(children), span=self._s(meta))
+
+    def names(self, meta, children):
+        return tuple(str(c) for c in children)
+
+    def suite(self, meta, children):
+        return tuple(children)
+
+    # -- declarations --
+    def proc_def(self, meta, c):
+        return ast.ProcDef(str(c[0]), _names(c[1]), c[2], span=self._s(meta))
+
+    def replace_proc(self, meta, c):
+        return ast.ProcDef(str(c[0]), _names(c[1]), c[2], replace=True, span=self._s(meta))
+
+    def fn_def(self, meta, c):
+        return ast.FnDef(str(c[0]), _names(c[1]), c[2], span=self._s(meta))
+
+    def modifier_def(self, meta, c):
+        return ast.ModifierDef(str(c[0]), _names(c[1]), c[2], c[3], c[4], span=self._s(meta))
+
+    def mod_op(self, meta, c):
+        return str(c[0])
+
+    def event_def(self, meta, c):
+        return ast.EventDef(str(c[0]), _names(c[1]), span=self._s(meta))
+
+    def trigger_def(self, meta, c):
+        return ast.TriggerDef(str(c[0]), _names(c[1]), c[2], c[3], span=self._s(meta))
+
+    def hook_def(self, meta, c):
+        return ast.HookDef(c[0], str(c[1]), _names(c[2]), c[3], c[4], span=self._s(meta))
+
+    def hook_kind(self, meta, c):
+        return str(c[0])  # before | after | instead (of)
+
+    def when(self, meta, c):
+        return c[0]
+
+    def cost(self, meta, c):
+        return c[0]
+
+    def action_param(self, meta, c):
+        return ast.ActionParam(str(c[0]), c[1], span=self._s(meta))
+
+    def action_def(self, meta, c):
+        name, actor, *params, cost, when, body = c
+        return ast.ActionDef(str(name), str(actor), tuple(params), cost, when, body, span=self._s(meta))
+
+    def phase_def(self, meta, c):
+        return ast.PhaseDef(str(c[0]), tuple(c[1:]), span=self._s(meta))
+
+    def step_line(self, meta, c):
+        return str(c[0])
+
+    def phase_extend(self, meta, c):
+        return ast.PhaseExtend(str(c[0]), tuple(c[1:]), span=self._s(meta))
+
+    def step_insert(self, meta, c):
+        return ast.StepChange(c[1], str(c[0]), str(c[2]), span=self._s(meta))
+
+    def place(self, meta, c):
+        return str(c[0])
+
+    def step_remove(self, meta, c):
+        return ast.StepChange("remove", str(c[0]), span=self._s(meta))
+
+    def step_replace(self, meta, c):
+        return ast.StepChange("replace", str(c[0]), str(c[1]), span=self._s(meta))
+
+    # -- statements --
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], span=self._s(meta))
+
+    def _target(self, target, meta):
+        if not isinstance(target, ast.Name | ast.Attr):
+            raise SyntaxProblem(
+                "cannot assign to this expression", self._s(meta),
+                help="assign to a variable (`x = ...`) or a property (`e.prop = ...`)",
+            )
+        return target
+
+    def assign_stmt(self, meta, c):
+        return ast.Assign(self._target(c[0], meta), c[1], span=self._s(meta))
+
+    def aug_assign(self, meta, c):
+        return ast.AugAssign(self._target(c[0], meta), c[1], c[2], span=self._s(meta))
+
+    def aug_op(self, meta, c):
+        return str(c[0])
+
+    def return_stmt(self, meta, c):
+        return ast.Return(c[0], span=self._s(meta))
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(span=self._s(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self._s(meta))
+
+    def continue_stmt(self, meta, c):
+        return ast.Continue(span=self._s(meta))
+
+    def emit_stmt(self, meta, c):
+        args = c[1] if c[1] else ((), ())
+        if args[1]:
+            raise SyntaxProblem("an event takes no keyword arguments", self._s(meta))
+        return ast.Emit(str(c[0]), args[0], span=self._s(meta))
+
+    def expr_stmt(self, meta, c):
+        return ast.ExprStmt(c[0], span=self._s(meta))
+
+    def if_stmt(self, meta, c):
+        cond, body, *elifs, orelse = c
+        branches = (ast.Branch(cond, body, span=self._s(meta)), *elifs)
+        return ast.If(tuple(branches), orelse or (), span=self._s(meta))
+
+    def elif_clause(self, meta, c):
+        return ast.Branch(c[0], c[1], span=self._s(meta))
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], span=self._s(meta))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], span=self._s(meta))
+
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], span=self._s(meta))
+
+    def match_stmt(self, meta, c):
+        return ast.Match(c[0], tuple(c[1:]), span=self._s(meta))
+
+    def case_clause(self, meta, c):
+        return ast.Case(tuple(c[:-1]), c[-1], span=self._s(meta))
+
+    def wildcard(self, meta, c):
+        return ast.Wildcard(span=self._s(meta))
+
+    # -- expressions --
+    def if_expr(self, meta, c):
+        return ast.IfExp(c[1], c[0], c[2], span=self._s(meta))
+
+    def or_op(self, meta, c):
+        return ast.BoolOp("or", c[0], c[1], span=self._s(meta))
+
+    def and_op(self, meta, c):
+        return ast.BoolOp("and", c[0], c[1], span=self._s(meta))
+
+    def not_op(self, meta, c):
+        return ast.Not(c[0], span=self._s(meta))
+
+    def compare(self, meta, c):
+        return ast.Compare(c[1], c[0], c[2], span=self._s(meta))
+
+    def comp_op(self, meta, c):
+        return str(c[0])
+
+    add_op = mul_op = comp_op
+
+    def in_op(self, meta, c):
+        return ast.Compare("in", c[0], c[1], span=self._s(meta))
+
+    def not_in_op(self, meta, c):
+        return ast.Compare("not in", c[0], c[1], span=self._s(meta))
+
+    def binop(self, meta, c):
+        return ast.BinOp(c[1], c[0], c[2], span=self._s(meta))
+
+    def neg(self, meta, c):
+        return ast.Neg(c[0], span=self._s(meta))
+
+    def getattr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), span=self._s(meta))
+
+    def getitem(self, meta, c):
+        return ast.Index(c[0], c[1], span=self._s(meta))
+
+    def call(self, meta, c):
+        args, kwargs = c[1] if c[1] else ((), ())
+        return ast.Call(c[0], args, kwargs, span=self._s(meta))
+
+    def args(self, meta, c):
+        positional = tuple(a for a in c if a is not None and not isinstance(a, ast.Kwarg))
+        kwargs = tuple(a for a in c if isinstance(a, ast.Kwarg))
+        seen_kw = False
+        for a in c:
+            if isinstance(a, ast.Kwarg):
+                seen_kw = True
+            elif a is not None and seen_kw:
+                raise SyntaxProblem("a positional argument after a keyword argument", self._s(meta))
+        return positional, kwargs
+
+    def kwarg(self, meta, c):
+        return ast.Kwarg(str(c[0]), c[1], span=self._s(meta))
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(tuple(x for x in c if x is not None), span=self._s(meta))
+
+    def list_comp(self, meta, c):
+        return ast.ListComp(c[0], str(c[1]), c[2], c[3], span=self._s(meta))
+
+    def var(self, meta, c):
+        return ast.Name(str(c[0]), span=self._s(meta))
+
+    def number(self, meta, c):
+        return ast.Num(int(c[0]), span=self._s(meta))
+
+    def string(self, meta, c):
+        return ast.Str(_unescape(str(c[0])), span=self._s(meta))
+
+    def true(self, meta, c):
+        return ast.Bool(True, span=self._s(meta))
+
+    def false(self, meta, c):
+        return ast.Bool(False, span=self._s(meta))
+
+    def none(self, meta, c):
+        return ast.NoneLit(span=self._s(meta))
+
+
+# ---- errors to diagnostics ----
+def _describe(token_type: str) -> str:
+    if token_type in TOKEN_NAMES:
+        return TOKEN_NAMES[token_type]
+    pattern = parser().get_terminal(token_type).pattern
+    return f"`{pattern.value}`" if pattern.type == "str" else token_type.lower()
+
+
+def _expected_text(expected: set[str]) -> str:
+    names = sorted({_describe(t) for t in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def _token_span(file: str, token: Token, line_offset: int, col_offset: int) -> Span:
+    line = token.line or 1
+    col = token.column or 1
+    end_col = token.end_column if token.end_column and token.end_line == line else col + max(1, len(token))
+    return Span(file, line, col, line, end_col).shifted(line_offset, col_offset)
+
+
+def _diagnose(err: Exception, file: str, text: str, line_offset: int, col_offset: int) -> Diagnostic:
+    if isinstance(err, _BadDedent):
+        span = _token_span(file, err.token, line_offset, col_offset)
+        line = span.line + 1 if text else span.line
+        return Diagnostic(
+            "E102", "this line's indentation matches no enclosing block",
+            Span(file, line, 1, line, 2), help="indent by the same amount as the block it belongs to",
+        )
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            return _at_end(file, text, line_offset, err.expected)
+        span = _token_span(file, tok, line_offset, col_offset)
+        if tok.type in ("_INDENT", "_DEDENT"):
+            line = (tok.end_line or tok.line or 1) + line_offset
+            span = Span(file, line, 1, line, max(2, (tok.end_column or 1)))
+            return Diagnostic("E102", "unexpected indentation", span,
+                              help=f"expected {_expected_text(err.expected)}")
+        shown = "end of line" if tok.type == "_NL" else f"`{tok}`"
+        return Diagnostic("E101", f"unexpected {shown}", span,
+                          help=f"expected {_expected_text(err.expected)}")
+    if isinstance(err, UnexpectedCharacters):
+        span = Span(file, err.line, err.column, err.line, err.column + 1).shifted(line_offset, col_offset)
+        char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        return Diagnostic("E100", f"unexpected character {char!r}", span,
+                          help="strings use double quotes; names use letters, digits and _")
+    if isinstance(err, UnexpectedEOF):
+        return _at_end(file, text, line_offset, err.expected)
+    return Diagnostic("E100", f"cannot parse: {err}", Span(file, 1 + line_offset, 1, 1 + line_offset, 2))
+
+
+def _at_end(file: str, text: str, line_offset: int, expected) -> Diagnostic:
+    last = max(1, text.rstrip("\n").count("\n") + 1)
+    span = Span(file, last + line_offset, 1, last + line_offset, 2)
+    return Diagnostic("E101", "unexpected end of file", span,
+                      help=f"expected {_expected_text(set(expected or ()))}")
+
+
+def _run(text: str, start: str, file: str, line_offset: int, col_offset: int):
+    tree = parser().parse(text, start=start)
+    return _ToAst(file, line_offset, col_offset).transform(tree)
+
+
+def _parse_or_diagnose(text: str, start: str, file: str, line_offset: int, col_offset: int):
+    try:
+        return _run(text, start, file, line_offset, col_offset), []
+    except VisitError as err:
+        if isinstance(err.orig_exc, SyntaxProblem):
+            return None, [err.orig_exc.diagnostic]
+        raise
+    except (UnexpectedInput, _BadDedent) as err:
+        return None, [_diagnose(err, file, text, line_offset, col_offset)]
+    except (LarkError, RecursionError) as err:
+        span = Span(file, 1 + line_offset, 1, 1 + line_offset, 2)
+        return None, [Diagnostic("E100", f"cannot parse this script: {type(err).__name__}", span)]
+
+
+def _normalise(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _too_long(text: str, file: str) -> list[Diagnostic]:
+    if len(text) <= MAX_SOURCE_CHARS:
+        return []
+    return [Diagnostic("E104", f"script too long ({len(text)} characters; the limit is "
+                       f"{MAX_SOURCE_CHARS})", Span(file, 1, 1, 1, 2), help="split it into several files")]
+
+
+_TOP_LEVEL = re.compile(r"^[^\s#]", re.MULTILINE)
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """Top-level declarations with their line offsets, for reporting every broken one."""
+    starts = [m.start() for m in _TOP_LEVEL.finditer(text)] or [0]
+    if starts[0] != 0:
+        starts.insert(0, 0)
+    bounds = [*starts, len(text)]
+    return [(text.count("\n", 0, a), text[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def parse_module(text: str, file: str = "<string>") -> tuple[ast.Module | None, list[Diagnostic]]:
+    """Parse a `.nem` file. Returns the module (None if any syntax error) and diagnostics."""
+    text = _normalise(text)
+    if too_long := _too_long(text, file):
+        return None, too_long
+    tree, diags = _parse_or_diagnose(text, "start", file, 0, 0)
+    if not diags:
+        return tree, []
+    diags = []
+    for offset, chunk in _chunks(text):
+        _, found = _parse_or_diagnose(_normalise(chunk), "start", file, offset, 0)
+        diags.extend(found)
+    if not diags:  # the chunks parse alone but not together: report the whole-file error
+        diags = _parse_or_diagnose(text, "start", file, 0, 0)[1]
+    return None, diags
+
+
+def parse_body(
+    text: str, file: str = "<string>", line_offset: int = 0, col_offset: int = 0
+) -> tuple[ast.Body | None, list[Diagnostic]]:
+    """Parse a script field (statements only); offsets place spans in the enclosing file."""
+    text = _normalise(text)
+    if too_long := _too_long(text, file):
+        return None, too_long
+    return _parse_or_diagnose(text, "body", file, line_offset, col_offset)
+
+
+def parse_expr(text: str, file: str = "<string>") -> tuple[ast.Expr | None, list[Diagnostic]]:
+    """Parse one expression (used by tests and tools)."""
+    body, diags = parse_body(text, file)
+    if body is None:
+        return None, diags
+    if len(body.stmts) != 1 or not isinstance(body.stmts[0], ast.ExprStmt):
+        return None, [Diagnostic("E100", "expected one expression", Span(file, 1, 1, 1, 2))]
+    return body.stmts[0].expr, []
+
+
+ParseFn = Callable[[str, str], tuple[object, list[Diagnostic]]]
