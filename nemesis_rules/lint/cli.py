@@ -1,0 +1,213 @@
+"""The `nemesis-lint` command: lint modules and report findings as ruff does.
+
+Exit status: 0 clean (warnings allowed unless `--strict`), 1 findings, 2 a usage error, an
+unreadable path or an internal error. It never prints a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from nemesis_rules.dsl.diagnostics import Diagnostic
+from nemesis_rules.lint import formats, runner
+from nemesis_rules.lint.codes import FATAL_CODES, lookup, suggest
+from nemesis_rules.lint.noqa import Suppressions
+from nemesis_rules.lint.selection import CodeFilter, UsageError, build_filter
+
+PROG = "nemesis-lint"
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run nemesis-lint with `argv` (default: `sys.argv[1:]`) and return the exit status."""
+    _tolerate_unencodable_output()
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as stop:
+        return _exit_status(stop)
+    except KeyboardInterrupt:
+        _say_error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_FINDINGS
+    except Exception as error:  # the last line of defence: a crash is not a traceback
+        _say_error(runner.internal_error(error, PROG).concise())
+        return EXIT_USAGE
+
+
+def _run(argv: list[str]) -> int:
+    args = _parser().parse_args(_rule_alias(argv))
+    if args.explain is not None:
+        return explain(args.explain)
+    try:
+        code_filter = build_filter(args.select, args.ignore)
+    except UsageError as error:
+        return _usage_error(str(error))
+    if args.statistics and args.format != "text":
+        return _usage_error("--statistics works with --format text only")
+    findings, sources = collect(args.paths or [default_path()], code_filter)
+    _write(_render(args, findings, sources), colour=args.format == "text")
+    return exit_status(findings, strict=args.strict)
+
+
+def _rule_alias(argv: list[str]) -> list[str]:
+    """`nemesis-lint rule CODE` is another spelling of `--explain CODE`."""
+    if len(argv) == 2 and argv[0] == "rule" and not Path("rule").exists():
+        return ["--explain", argv[1]]
+    return argv
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Lint nemesis-rules modules: .nem scripts and YAML components.",
+        epilog="Exit status: 0 clean, 1 findings, 2 usage error or unreadable path. "
+        "Suppress a finding with `# noqa: CODE` on its line. Reference: docs/lint.md.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help="module folders or files (default: the rulesets folder)")
+    parser.add_argument("--format", choices=sorted(formats.FORMATTERS), default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--select", action="append", metavar="CODE[,CODE]",
+                        help="report only these codes, prefixes (E3) or names (default: ALL)")
+    parser.add_argument("--ignore", action="append", metavar="CODE[,CODE]",
+                        help="do not report these codes, prefixes or names")
+    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print the number of findings a code instead of the findings")
+    parser.add_argument("--explain", metavar="CODE",
+                        help="explain a code (or name): what it does, why, and the fix")
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    return parser
+
+
+def version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("nemesis-rules")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def default_path() -> Path:
+    """The rulesets folder: `nemesis_rules.paths.rulesets_dir()` if it exists."""
+    try:
+        folder = Path(importlib.import_module("nemesis_rules.paths").rulesets_dir())
+    except (ImportError, AttributeError):
+        return Path("rulesets")
+    return _relative_to_cwd(folder)
+
+
+def _relative_to_cwd(path: Path) -> Path:
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def explain(code_or_name: str) -> int:
+    rule = lookup(code_or_name)
+    if rule is None:
+        hint = suggest(code_or_name)
+        return _usage_error(f"unknown code `{code_or_name}`" + (f"; {hint}" if hint else ""))
+    _write(rule.explain() + "\n", colour=False)
+    return EXIT_CLEAN
+
+
+def collect(paths: Sequence[Path], code_filter: CodeFilter) -> tuple[list[Diagnostic], dict[str, str]]:
+    """The findings to report, selected, not suppressed, sorted and without repeats."""
+    diagnostics, sources = runner.lint_paths(paths)
+    suppressed = Suppressions(sources)
+    kept = [d for d in diagnostics if code_filter.allows(d.code) and not suppressed.covers(d)]
+    return sorted(dict.fromkeys(kept), key=_position), sources
+
+
+def _position(d: Diagnostic) -> tuple[str, int, int, str]:
+    return d.span.file, d.span.line, d.span.column, d.code
+
+
+def exit_status(findings: Sequence[Diagnostic], strict: bool = False) -> int:
+    if any(d.code in FATAL_CODES for d in findings):
+        return EXIT_USAGE
+    if any(formats.severity_of(d) == "error" for d in findings) or (strict and findings):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _render(args: argparse.Namespace, findings: list[Diagnostic], sources: dict[str, str]) -> str:
+    if args.statistics:
+        return formats.format_statistics(findings)
+    return formats.FORMATTERS[args.format](findings, sources, version())
+
+
+# ---- output ----
+
+
+def _write(text: str, colour: bool) -> None:
+    if colour and _wants_colour():
+        _write_coloured(text)
+    else:
+        sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _wants_colour() -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def _write_coloured(text: str) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    styled = Text(text)
+    styled.highlight_regex(r"(?m)^[^\s|=].*?:\d+:\d+:", "bold")
+    styled.highlight_regex(r"(?m)(?<=\d: )E\d{3}\b", "bold red")
+    styled.highlight_regex(r"(?m)(?<=\d: )W\d{3}\b", "bold yellow")
+    styled.highlight_regex(r"\^+", "red")
+    styled.highlight_regex(r"(?m)= help:", "cyan")
+    console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+    console.print(styled, end="")
+
+
+def _usage_error(message: str) -> int:
+    _say_error(message)
+    return EXIT_USAGE
+
+
+def _say_error(message: str) -> None:
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"{PROG}: {formats.printable(message)}\n")
+        sys.stderr.flush()
+
+
+def _exit_status(stop: SystemExit) -> int:
+    code = stop.code
+    if code is None or isinstance(code, int):
+        return code or EXIT_CLEAN
+    _say_error(str(code))
+    return EXIT_USAGE
+
+
+def _tolerate_unencodable_output() -> None:
+    """Print names that the terminal's encoding cannot show as escapes, not as a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (`nemesis-lint | head`), send the rest of the output nowhere."""
+    with contextlib.suppress(Exception):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())

@@ -1,0 +1,825 @@
+"""The one registry of lint codes: code, name, default severity and documentation.
+
+Codes are stable and grouped in families by their first digit (E1xx syntax, E2xx schema, E3xx
+references, E4xx types and arity, E5xx/W5xx structure, E6xx/W6xx i18n, E7xx layering, W8xx
+bounds, E9xx the linter itself). A name reads well after "allow" (`unknown-primitive`). Each
+documentation string has the sections What it does / Why it matters / Example / Instead; the
+reference page `docs/lint.md` and `nemesis-lint --explain` are made from it.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import attrs
+
+from nemesis_rules.dsl.diagnostics import ERROR, WARNING, did_you_mean
+
+SECTIONS = ("What it does", "Why it matters", "Example", "Instead")
+
+FAMILIES = {
+    "1": "Syntax",
+    "2": "Schema",
+    "3": "References",
+    "4": "Types and arity",
+    "5": "Duplicates and structure",
+    "6": "Translations (i18n)",
+    "7": "Layering of modules",
+    "8": "Bounds",
+    "9": "The linter itself",
+}
+
+
+@attrs.frozen(slots=True)
+class LintCode:
+    """One lint check: a stable code, a kebab-case name, a default severity and its docs."""
+
+    code: str
+    name: str
+    severity: str
+    doc: str
+
+    @property
+    def family(self) -> str:
+        return FAMILIES[self.code[1]]
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of "What it does", on one line."""
+        body = section(self.doc, SECTIONS[0]).split("\n\n")[0]
+        return " ".join(body.split())
+
+    def explain(self) -> str:
+        """The text `nemesis-lint --explain` prints."""
+        return f"{self.code} {self.name} ({self.severity})\n\n{self.doc}"
+
+
+def section(doc: str, title: str) -> str:
+    """The body of the section `## title` of a documentation string."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
+    return match.group(1).strip() if match else ""
+
+
+def _rule(code: str, name: str, doc: str) -> LintCode:
+    severity = WARNING if code.startswith("W") else ERROR
+    return LintCode(code, name, severity, textwrap.dedent(doc).strip())
+
+
+CODES: tuple[LintCode, ...] = (
+    # ---- E1xx syntax ----
+    _rule("E100", "syntax-error", """
+        ## What it does
+        Reports a script (`.nem` file or a YAML script field) that the parser cannot read.
+
+        ## Why it matters
+        A module whose scripts do not parse cannot be loaded, so no game can start with it.
+
+        ## Example
+        ```
+        proc setup(:
+            pass
+        ```
+
+        ## Instead
+        Fix the statement at the caret; the message lists the tokens the parser expected.
+        ```
+        proc setup():
+            pass
+        ```
+        """),
+    _rule("E101", "unexpected-token", """
+        ## What it does
+        Reports a token the parser did not expect at that place, with the tokens it expected.
+
+        ## Why it matters
+        One stray token stops the whole file from loading; the linter recovers and reports the
+        others too, so fix them from the top.
+
+        ## Example
+        ```
+        proc score(who):
+            who.score += += 1
+        ```
+
+        ## Instead
+        ```
+        proc score(who):
+            who.score += 1
+        ```
+        """),
+    _rule("E102", "bad-indentation", """
+        ## What it does
+        Reports a line indented inconsistently with its block (a dedent to a level that was
+        never opened, or a block with no indented body).
+
+        ## Why it matters
+        Indentation makes blocks, as in Python: a wrong indent changes or breaks the program.
+
+        ## Example
+        ```
+        proc setup():
+            let n = 1
+          log("setup")
+        ```
+
+        ## Instead
+        Indent every statement of a block by the same amount (four spaces is usual).
+        ```
+        proc setup():
+            let n = 1
+            log("setup")
+        ```
+        """),
+    _rule("E103", "yaml-syntax", """
+        ## What it does
+        Reports a YAML file (`module.yaml`, a component file, a translation file) that is not
+        valid YAML.
+
+        ## Why it matters
+        An unreadable YAML file means missing components, kinds or translations.
+
+        ## Example
+        ```yaml
+        components:
+          - id: gem
+            props: {value: 2, suit: red
+        ```
+
+        ## Instead
+        ```yaml
+        components:
+          - id: gem
+            props: {value: 2, suit: red}
+        ```
+        """),
+    _rule("E104", "unreadable-file", """
+        ## What it does
+        Reports a path that does not exist or cannot be read: a missing file, a directory where
+        a file is expected, a file that is not UTF-8 text, or a permission problem.
+
+        ## Why it matters
+        Nothing in an unreadable file can be checked. `nemesis-lint` exits with status 2.
+
+        ## Example
+        ```
+        $ nemesis-lint rulesets/bsae
+        rulesets/bsae:1:1: E104 no such file or directory
+        ```
+
+        ## Instead
+        Pass an existing module folder or file, saved as UTF-8.
+        """),
+    # ---- E2xx schema ----
+    _rule("E200", "unknown-field", """
+        ## What it does
+        Reports a YAML field that the schema of its section does not know, with the nearest
+        known field.
+
+        ## Why it matters
+        A misspelt field is silently ignored by most YAML tools; here it would leave a setting
+        at its default.
+
+        ## Example
+        ```yaml
+        components:
+          - id: gem
+            kind: card
+            cuont: 3
+        ```
+
+        ## Instead
+        ```yaml
+            count: 3
+        ```
+        """),
+    _rule("E201", "missing-field", """
+        ## What it does
+        Reports a required YAML field that is absent (for example a component's `id` or
+        `kind`, or a root module's `entry`).
+
+        ## Why it matters
+        The loader cannot build the component or module without it.
+
+        ## Example
+        ```yaml
+        components:
+          - kind: card
+            zone: deck
+        ```
+
+        ## Instead
+        ```yaml
+          - id: gem
+            kind: card
+            zone: deck
+        ```
+        """),
+    _rule("E202", "wrong-value-type", """
+        ## What it does
+        Reports a YAML value of the wrong type: a string where an integer is expected, a
+        mapping where a list is expected, a prop value that does not match its kind's type.
+
+        ## Why it matters
+        A wrong type fails later, in the middle of a game, far from its cause.
+
+        ## Example
+        ```yaml
+        counters:
+          round: {min: 0, max: "thirty", start: 0}
+        ```
+
+        ## Instead
+        ```yaml
+          round: {min: 0, max: 30, start: 0}
+        ```
+        """),
+    # ---- E3xx references ----
+    _rule("E300", "unknown-name", """
+        ## What it does
+        Reports a name in a script that is not a variable, parameter, symbol, component, kind,
+        zone, counter, die, action, option or callable, with the nearest known name.
+
+        ## Why it matters
+        The engine would stop the game with an error when the line runs.
+
+        ## Example
+        ```
+        proc score(who):
+            who.score += bouns
+        ```
+
+        ## Instead
+        Declare the variable with `let`, or fix the spelling.
+        ```
+        proc score(who):
+            let bonus = 2
+            who.score += bonus
+        ```
+        """),
+    _rule("E301", "unknown-primitive", """
+        ## What it does
+        Reports a call to a function that is neither a primitive of the engine nor a procedure
+        or function of a loaded module.
+
+        ## Why it matters
+        The call would fail when it runs. The help line suggests the nearest primitive.
+
+        ## Example
+        ```
+        proc setup():
+            shufle(deck)
+        ```
+
+        ## Instead
+        ```
+        proc setup():
+            shuffle(deck)
+        ```
+        """),
+    _rule("E302", "unknown-procedure", """
+        ## What it does
+        Reports a reference to a procedure that no loaded module defines: a `step` of a phase,
+        a hook (`before`, `after`, `instead of`), a `replace proc`, or the module's `entry`.
+
+        ## Why it matters
+        A phase step or entry point that does not exist cannot run.
+
+        ## Example
+        ```
+        phase round:
+            step draw_stpe
+        ```
+
+        ## Instead
+        ```
+        phase round:
+            step draw_step
+        ```
+        """),
+    _rule("E303", "unknown-component", """
+        ## What it does
+        Reports a component id that no loaded module declares: in `remove:`, in a link's
+        `ends:`, in a zone name such as `contents@hall`, or in a script.
+
+        ## Why it matters
+        The reference points at nothing, so the rule it belongs to cannot work.
+
+        ## Example
+        ```yaml
+        remove: [old_crad]
+        ```
+
+        ## Instead
+        ```yaml
+        remove: [old_card]
+        ```
+        """),
+    _rule("E304", "unknown-kind", """
+        ## What it does
+        Reports a kind that is not declared under `kinds:` (a component's `kind`, a zone's
+        `per`).
+
+        ## Why it matters
+        The engine cannot create entities of a kind it does not know.
+
+        ## Example
+        ```yaml
+        components:
+          - id: gem
+            kind: crad
+        ```
+
+        ## Instead
+        ```yaml
+            kind: card
+        ```
+        """),
+    _rule("E305", "unknown-zone", """
+        ## What it does
+        Reports a zone that is not declared under `zones:` (a component's starting `zone`, a
+        zone used in a script, a kind's owned zone).
+
+        ## Why it matters
+        Entities placed in an unknown zone cannot be found or moved.
+
+        ## Example
+        ```yaml
+        components:
+          - id: gem
+            kind: card
+            zone: dekc
+        ```
+
+        ## Instead
+        ```yaml
+            zone: deck
+        ```
+        """),
+    _rule("E306", "unknown-prop", """
+        ## What it does
+        Reports a property that the entity's kind does not declare, in YAML `props:` or in a
+        script (`e.prop`).
+
+        ## Why it matters
+        Reading an undeclared property fails when the line runs; writing one would be lost.
+
+        ## Example
+        ```
+        who.scroe += 1
+        ```
+
+        ## Instead
+        ```
+        who.score += 1
+        ```
+        """),
+    _rule("E307", "unknown-translation-key", """
+        ## What it does
+        Reports a message key (in `log(...)`, a `prompt=`, an end-game reason) that no
+        translation file of the module defines.
+
+        ## Why it matters
+        Players would see the raw key instead of a sentence.
+
+        ## Example
+        ```
+        log("nosie", who=who)
+        ```
+
+        ## Instead
+        Fix the key, or add it to `i18n/en.yaml` (and the other languages).
+        ```
+        log("noise", who=who)
+        ```
+        """),
+    _rule("E308", "unknown-event", """
+        ## What it does
+        Reports an `emit` or an `on` trigger for an event that is not declared with `event`.
+
+        ## Why it matters
+        A trigger on an undeclared event never runs; an emit of one has no listeners and
+        hides a typo.
+
+        ## Example
+        ```
+        event alarm(who)
+        on alram(who):
+            pass
+        ```
+
+        ## Instead
+        ```
+        on alarm(who):
+            pass
+        ```
+        """),
+    _rule("E309", "unknown-option", """
+        ## What it does
+        Reports `option(name)` for an option that `module.yaml` does not declare, or a default
+        that is not one of the option's values.
+
+        ## Why it matters
+        The game would fail when the option is read.
+
+        ## Example
+        ```
+        if option("mdoe") == short:
+            pass
+        ```
+
+        ## Instead
+        ```
+        if option("mode") == short:
+            pass
+        ```
+        """),
+    # ---- E4xx types and arity ----
+    _rule("E400", "wrong-arity", """
+        ## What it does
+        Reports a call with too few or too many arguments, or an unknown keyword argument,
+        for a primitive, procedure, function, event or script field.
+
+        ## Why it matters
+        The call would fail when it runs.
+
+        ## Example
+        ```
+        proc noise_roll(who):
+            pass
+
+        proc turn(p):
+            noise_roll()
+        ```
+
+        ## Instead
+        ```
+            noise_roll(p)
+        ```
+        """),
+    _rule("E401", "wrong-argument-type", """
+        ## What it does
+        Reports an argument whose type is known to be wrong: a zone where a die is expected, a
+        string where an integer is expected, and so on.
+
+        ## Why it matters
+        The primitive would reject the argument in the middle of a game.
+
+        ## Example
+        ```
+        let face = roll(deck)
+        ```
+
+        ## Instead
+        ```
+        let face = roll(d6)
+        ```
+        """),
+    _rule("E402", "not-callable", """
+        ## What it does
+        Reports a call of something that is not callable: a variable, a symbol, a counter, an
+        integer.
+
+        ## Why it matters
+        The call would fail when it runs; it is often a missing operator or a name clash.
+
+        ## Example
+        ```
+        let n = 3
+        n(1)
+        ```
+
+        ## Instead
+        Call a procedure, function or primitive, or drop the parentheses.
+        """),
+    # ---- E5xx / W5xx duplicates and structure ----
+    _rule("E500", "duplicate-id", """
+        ## What it does
+        Reports an id declared twice: two components, kinds, zones, procedures or translation
+        keys with the same name in the loaded modules (without `replace`).
+
+        ## Why it matters
+        One of the two would silently win, depending on the load order.
+
+        ## Example
+        ```yaml
+        components:
+          - {id: gem, kind: card}
+          - {id: gem, kind: card}
+        ```
+
+        ## Instead
+        Rename one, merge them with `count:`, or say `replace: true` in a later module.
+        """),
+    _rule("E501", "deck-count-mismatch", """
+        ## What it does
+        Reports a zone whose declared number of cards differs from the number of components
+        placed in it (the sum of their `count`).
+
+        ## Why it matters
+        A deck with a card too many or too few changes the odds of the game.
+
+        ## Example
+        ```yaml
+        zones:
+          deck: {visibility: hidden, count: 10}
+        components:
+          - {id: gem, kind: card, count: 9, zone: deck}
+        ```
+
+        ## Instead
+        Fix the counts so that they add up to the declared size.
+        """),
+    _rule("W502", "unreachable-code", """
+        ## What it does
+        Warns about statements that can never run: after `return`, `break` or `continue` in
+        the same block.
+
+        ## Why it matters
+        Dead code is usually a mistake (a misplaced `return`) and confuses readers.
+
+        ## Example
+        ```
+        proc turn(p):
+            return
+            p.score += 1
+        ```
+
+        ## Instead
+        Remove the dead statements or move the `return`.
+        """),
+    _rule("W503", "unused-procedure", """
+        ## What it does
+        Warns about a procedure or function that nothing calls: no script, step, hook, action
+        or `entry` refers to it.
+
+        ## Why it matters
+        It is dead weight, or a step or call was forgotten.
+
+        ## Example
+        ```
+        proc bonus_step():
+            pass
+        ```
+
+        ## Instead
+        Call it (for example add `step bonus_step` to a phase) or delete it.
+        """),
+    _rule("W504", "unused-component", """
+        ## What it does
+        Warns about a component that is placed in no zone and that no script or YAML field
+        refers to.
+
+        ## Why it matters
+        An entity nobody can reach never takes part in the game.
+
+        ## Example
+        ```yaml
+        components:
+          - {id: spare_gem, kind: card}
+        ```
+
+        ## Instead
+        Give it a starting `zone:`, refer to it, or delete it.
+        """),
+    _rule("E505", "misplaced-statement", """
+        ## What it does
+        Reports `return` outside a procedure or script, and `break` or `continue` outside a
+        loop.
+
+        ## Why it matters
+        The statement has no scope to leave, so its meaning is undefined.
+
+        ## Example
+        ```
+        proc turn(p):
+            if p.alive:
+                break
+        ```
+
+        ## Instead
+        ```
+        proc turn(p):
+            if p.alive:
+                return
+        ```
+        """),
+    # ---- E6xx / W6xx i18n ----
+    _rule("W600", "missing-translation", """
+        ## What it does
+        Warns about a translation key that one language file has and another lacks.
+
+        ## Why it matters
+        Players of that language would see the raw key.
+
+        ## Example
+        ```yaml
+        # i18n/en.yaml
+        noise: "{who} hears a noise"
+        # i18n/pl.yaml has no `noise`
+        ```
+
+        ## Instead
+        Add the key to every language file of the module.
+        """),
+    _rule("W601", "unused-translation-key", """
+        ## What it does
+        Warns about a translation key that no script, YAML field or engine message uses.
+
+        ## Why it matters
+        Unused keys go stale and cost translators time.
+
+        ## Example
+        ```yaml
+        old_message: "This is never shown"
+        ```
+
+        ## Instead
+        Delete the key from every language file, or use it.
+        """),
+    _rule("E602", "placeholder-mismatch", """
+        ## What it does
+        Reports a translation whose `{placeholders}` differ from those of the same key in the
+        module's first language (or from the keyword arguments passed by `log`).
+
+        ## Why it matters
+        A missing placeholder hides information; an extra one fails to format.
+
+        ## Example
+        ```yaml
+        # en.yaml
+        noise: "{who} hears a noise"
+        # pl.yaml
+        noise: "{kto} słyszy hałas"
+        ```
+
+        ## Instead
+        Keep placeholder names identical in every language; translate only the text.
+        ```yaml
+        noise: "{who} słyszy hałas"
+        ```
+        """),
+    # ---- E7xx layering ----
+    _rule("E700", "missing-required-module", """
+        ## What it does
+        Reports a module in `requires:` that cannot be found.
+
+        ## Why it matters
+        The module builds on components and procedures it cannot load.
+
+        ## Example
+        ```yaml
+        requires: [bsae]
+        ```
+
+        ## Instead
+        ```yaml
+        requires: [base]
+        ```
+        """),
+    _rule("E701", "module-cycle", """
+        ## What it does
+        Reports modules that require each other in a cycle.
+
+        ## Why it matters
+        There is no order in which to load them.
+
+        ## Example
+        ```yaml
+        # a/module.yaml
+        requires: [b]
+        # b/module.yaml
+        requires: [a]
+        ```
+
+        ## Instead
+        Move what both need into a third module that both require.
+        """),
+    _rule("E702", "conflicting-replacements", """
+        ## What it does
+        Reports two modules loaded together that both replace (or remove) the same component,
+        procedure or phase step, when neither requires the other.
+
+        ## Why it matters
+        The result would depend on the load order, which modders do not control.
+
+        ## Example
+        ```
+        # expansion_a/rules.nem and expansion_b/rules.nem
+        replace proc noise_roll(who):
+            pass
+        ```
+
+        ## Instead
+        Make one module require the other, or declare them in `conflicts:`.
+        """),
+    _rule("E703", "engine-version-out-of-range", """
+        ## What it does
+        Reports a module whose `engine:` range excludes the running engine's version (or is
+        not a valid version range).
+
+        ## Why it matters
+        The module was written for another engine and may use features it lacks.
+
+        ## Example
+        ```yaml
+        engine: ">=2,<3"
+        ```
+
+        ## Instead
+        Test the module with this engine and widen the range, or upgrade the engine.
+        """),
+    _rule("E704", "conflicting-modules", """
+        ## What it does
+        Reports two loaded modules of which one lists the other in `conflicts:`.
+
+        ## Why it matters
+        The module's author declared that they cannot be combined.
+
+        ## Example
+        ```yaml
+        # coop/module.yaml
+        conflicts: [traitor]
+        ```
+
+        ## Instead
+        Load only one of the two.
+        """),
+    # ---- W8xx bounds ----
+    _rule("W800", "unbounded-loop", """
+        ## What it does
+        Warns about a `while` loop: only the engine's step budget bounds it.
+
+        ## Why it matters
+        A loop whose condition never becomes false stops the game with a budget error.
+
+        ## Example
+        ```
+        while deck_size(deck) > 0:
+            draw(p)
+        ```
+
+        ## Instead
+        Iterate over a finite list or repeat a fixed number of times.
+        ```
+        repeat size(deck):
+            draw(p)
+        ```
+        """),
+    # ---- E9xx the linter itself ----
+    _rule("E999", "internal-error", """
+        ## What it does
+        Reports a crash inside the linter or the loader.
+
+        ## Why it matters
+        It is a bug of nemesis-rules, not of your module; the files were not fully checked.
+        `nemesis-lint` exits with status 2.
+
+        ## Example
+        ```
+        rulesets:1:1: E999 internal error: RecursionError: maximum recursion depth exceeded
+        ```
+
+        ## Instead
+        Report it with the file that triggers it. Set `NEMESIS_LINT_TRACEBACK=1` to see
+        the Python traceback.
+        """),
+)
+
+BY_CODE: dict[str, LintCode] = {c.code: c for c in CODES}
+BY_NAME: dict[str, LintCode] = {c.name: c for c in CODES}
+
+INTERNAL_ERROR = BY_CODE["E999"]
+UNREADABLE_FILE = BY_CODE["E104"]
+FATAL_CODES = frozenset({INTERNAL_ERROR.code, UNREADABLE_FILE.code})
+
+
+def lookup(code_or_name: str) -> LintCode | None:
+    """The lint code with this code (any case) or name, or None."""
+    key = code_or_name.strip()
+    return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())
+
+
+def suggest(code_or_name: str) -> str:
+    """A did-you-mean hint for an unknown code or name."""
+    return did_you_mean(code_or_name, [*BY_CODE, *BY_NAME])
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise RuntimeError(f"lint code registry: {message}")
+
+
+def _check_registry() -> None:
+    """Fail at import time when an entry breaks the registry's conventions."""
+    _require(len(BY_CODE) == len(CODES), "duplicate code")
+    _require(len(BY_NAME) == len(CODES), "duplicate name")
+    for c in CODES:
+        _require(bool(re.fullmatch(r"[EW][1-9]\d\d", c.code)), f"bad code {c.code}")
+        _require(bool(re.fullmatch(r"[a-z]+(-[a-z0-9]+)*", c.name)), f"bad name {c.name}")
+        _require(not c.name.startswith(("no-", "disallow")), f"{c.name} must name the fault")
+        missing = [s for s in SECTIONS if not section(c.doc, s)]
+        _require(not missing, f"{c.code} lacks the doc sections {missing}")
+
+
+_check_registry()
