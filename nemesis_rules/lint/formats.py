@@ -16,7 +16,6 @@ from nemesis_rules.dsl.diagnostics import Diagnostic
 from nemesis_rules.lint.codes import BY_CODE, CODES, LintCode
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/nemesis-rules/nemesis-rules/blob/main/docs/lint.md"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 Sources = dict[str, str]
@@ -86,7 +85,6 @@ def _sarif_rule(rule: LintCode) -> dict[str, object]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
-        "helpUri": f"{INFORMATION_URI}#{rule.code.lower()}-{rule.name}",
         "defaultConfiguration": {"level": rule.severity},
         "properties": {"tags": [rule.family]},
     }
@@ -128,7 +126,6 @@ def format_sarif(findings: Sequence[Diagnostic], sources: Sources, version: str 
     driver = {
         "name": "nemesis-lint",
         "version": version or "unknown",
-        "informationUri": INFORMATION_URI,
         "rules": [_sarif_rule(rule) for rule in rules],
     }
     run = {"tool": {"driver": driver}, "results": [_sarif_result(d, index) for d in findings]}
