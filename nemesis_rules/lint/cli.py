@@ -90,6 +90,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def version() -> str:
+    """The version of nemesis-rules (`nemesis_rules.version`, else the installed metadata)."""
+    with contextlib.suppress(ImportError, AttributeError):
+        return str(importlib.import_module("nemesis_rules.version").__version__)
     from importlib import metadata
 
     try:
