@@ -110,6 +110,14 @@ def test_text_shows_concise_line_caret_and_help(fake_loader, module, capsys):
     assert out.rstrip().endswith("Found 3 errors, 1 warning.")
 
 
+def test_concise_is_one_line_a_finding(fake_loader, module, capsys):
+    status, out, _ = run(capsys, "--format", "concise", str(module))
+    lines = out.splitlines()
+    assert status == 1 and len(lines) == 5
+    assert lines[0] == f"{module / 'components.yaml'}:4:11: E304 unknown kind `crad`"
+    assert lines[-1] == "Found 3 errors, 1 warning."
+
+
 def test_text_has_no_escape_codes_when_not_a_terminal(fake_loader, module, capsys):
     _, out, _ = run(capsys, str(module))
     assert "\x1b" not in out

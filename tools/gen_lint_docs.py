@@ -47,7 +47,7 @@ whole module, and modules are loaded with the modules they `require`.
 
 | Option | Meaning |
 | --- | --- |
-| `--format text\\|json\\|sarif\\|github` | output format (default `text`) |
+| `--format text\\|concise\\|json\\|sarif\\|github` | output format (default `text`) |
 | `--select CODE[,CODE]` | report only these codes; a prefix (`E3`), a name (`unknown-name`) or `ALL` |
 | `--ignore CODE[,CODE]` | do not report these codes; the more specific of select and ignore wins |
 | `--strict` | exit 1 on warnings too |
@@ -72,6 +72,7 @@ The linter never prints a Python traceback: a crash becomes the finding E999 (se
 
 * `text`: `path:line:col: CODE message`, the source line with a caret, `= help: ...`, then a
   summary (`Found N errors, M warnings.` or `All checks passed!`).
+* `concise`: the first line of `text` only, one line a finding, then the summary.
 * `json`: one array of objects with exactly the keys `path`, `line`, `column`, `end_line`,
   `end_column`, `code`, `severity` (`error` or `warning`), `message`, `help`. Lines and columns
   start at 1; the end is exclusive.

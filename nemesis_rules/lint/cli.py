@@ -51,10 +51,10 @@ def _run(argv: list[str]) -> int:
         code_filter = build_filter(args.select, args.ignore)
     except UsageError as error:
         return _usage_error(str(error))
-    if args.statistics and args.format != "text":
-        return _usage_error("--statistics works with --format text only")
+    if args.statistics and args.format not in ("text", "concise"):
+        return _usage_error("--statistics works with the text formats only")
     findings, sources = collect(args.paths or [default_path()], code_filter)
-    _write(_render(args, findings, sources), colour=args.format == "text")
+    _write(_render(args, findings, sources), colour=args.format in ("text", "concise"))
     return exit_status(findings, strict=args.strict)
 
 

@@ -51,6 +51,11 @@ def format_text(findings: Sequence[Diagnostic], sources: Sources, version: str =
     return printable("\n\n".join([*blocks, summary_line(findings)])) + "\n"
 
 
+def format_concise(findings: Sequence[Diagnostic], sources: Sources, version: str = "") -> str:
+    """One line a finding (`path:line:col: CODE message`), then the summary."""
+    return printable("\n".join([*(d.concise() for d in findings), summary_line(findings)])) + "\n"
+
+
 def format_statistics(findings: Sequence[Diagnostic]) -> str:
     """One line a code, most frequent first: count, code, name."""
     counts = Counter(d.code for d in findings)
@@ -162,6 +167,7 @@ Formatter = Callable[[Sequence[Diagnostic], Sources, str], str]
 
 FORMATTERS: dict[str, Formatter] = {
     "text": format_text,
+    "concise": format_concise,
     "json": format_json,
     "sarif": format_sarif,
     "github": format_github,
