@@ -76,3 +76,12 @@ def test_pre_commit_hook():
     pattern = re.compile(hook["files"])
     assert all(pattern.search(p) for p in ["a/rules.nem", "a/module.yaml", "b.yml"])
     assert not pattern.search("README.md")
+
+
+def test_every_code_the_checker_emits_is_registered():
+    """A code literal anywhere in the package (outside lint/) must be in the registry."""
+    used = set()
+    for path in (ROOT / "nemesis_rules").rglob("*.py"):
+        if "lint" not in path.parts:
+            used |= set(re.findall(r"""["']([EW]\d{3})["']""", path.read_text(encoding="utf-8")))
+    assert used - set(codes.BY_CODE) <= {"E000"}  # E000: RulesError from a bare string
