@@ -24,10 +24,9 @@ class Span:
     end_column: int = 1
 
     def shifted(self, lines: int, columns: int = 0) -> Span:
-        """The span moved down by `lines` (and right by `columns` on its first line)."""
-        col = self.column + (columns if self.line == 1 else 0)
-        end_col = self.end_column + (columns if self.end_line == 1 else 0)
-        return Span(self.file, self.line + lines, col, self.end_line + lines, end_col)
+        """The span moved down by `lines` and right by `columns` (a script inside YAML)."""
+        return Span(self.file, self.line + lines, self.column + columns,
+                    self.end_line + lines, self.end_column + columns)
 
 
 NO_SPAN = Span()

@@ -1,16 +1,111 @@
-"""Temporary contract for the linter while the loader is being written (replaced soon).
+"""Checking files and module folders without compiling them: what `nemesis-lint` runs.
 
-`check_paths(paths)` loads every module folder (or single file) under `paths`, following
-`requires`, and returns every diagnostic of every stage plus the source text of each file
-(keyed by the path string used in the diagnostics' spans) for caret excerpts.
+`check_paths(paths)` checks every module folder named or found under `paths` (following
+`requires`), and returns every diagnostic of every stage plus the source text of each file (keyed
+by the path used in the diagnostics' spans) for caret excerpts. A single file is checked as part
+of its module, and only its own findings are kept.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from nemesis_rules.dsl.diagnostics import Diagnostic
+from nemesis_rules.dsl.diagnostics import Diagnostic, Span
+from nemesis_rules.dsl.parse import parse_module
+from nemesis_rules.ruleset.compose import compose
+from nemesis_rules.ruleset.load import read_text, read_yaml
+from nemesis_rules.ruleset.validate import validate
+
+
+def _module_folder(path: Path) -> Path | None:
+    for folder in [path.parent, *path.parent.parents]:
+        if (folder / "module.yaml").is_file():
+            return folder
+    return None
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _targets(paths: list[Path], root: Path) -> tuple[list[Path], set[str] | None, list[Diagnostic], list[Path]]:
+    """Module folders to check, the files to keep findings for (None: all), problems, loose files."""
+    folders: list[Path] = []
+    keep: set[str] = set()
+    keep_all = False
+    problems: list[Diagnostic] = []
+    loose: list[Path] = []
+    for p in paths:
+        shown = _display(p, root)
+        if p.is_dir():
+            keep_all = True
+            if (p / "module.yaml").is_file():
+                folders.append(p)
+                continue
+            found = sorted(d for d in p.rglob("module.yaml"))
+            if not found:
+                problems.append(Diagnostic("E104", "no module folder (one with module.yaml) here",
+                                           Span(shown, 1, 1, 1, 2), help="name a module folder or a file in one"))
+            folders += [f.parent for f in found]
+        elif p.is_file():
+            folder = _module_folder(p)
+            if folder is None:
+                loose.append(p)
+            else:
+                folders.append(folder)
+                keep.add(shown)
+        else:
+            problems.append(Diagnostic("E104", "no such file or folder", Span(shown, 1, 1, 1, 2)))
+    return folders, (None if keep_all else keep), problems, loose
 
 
 def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
-    raise NotImplementedError
+    root = Path.cwd()
+    folders, keep, diagnostics, loose = _targets([Path(p) for p in paths], root)
+    sources: dict[str, str] = {}
+    seen: set[Path] = set()
+    for folder in folders:
+        key = folder.resolve()
+        if key in seen:
+            continue
+        seen.add(key)
+        comp = compose([folder], display_root=root)
+        validate(comp)
+        diagnostics += comp.diagnostics
+        sources.update(comp.sources)
+    for path in loose:
+        diagnostics += _check_loose(path, _display(path, root), sources)
+    if keep is not None and folders:
+        keep_files = keep | {d.span.file for d in diagnostics if d.code == "E104"}
+        diagnostics = [d for d in diagnostics if d.span.file in keep_files]
+    return _unique(diagnostics), sources
+
+
+def _check_loose(path: Path, shown: str, sources: dict[str, str]) -> list[Diagnostic]:
+    """A file outside any module: only its syntax can be checked."""
+    if path.suffix == ".nem":
+        text, diags = read_text(path, shown)
+        if text is None:
+            return diags
+        sources[shown] = text
+        return parse_module(text, shown)[1]
+    if path.suffix in (".yaml", ".yml"):
+        _, text, diags = read_yaml(path, shown)
+        if text is not None:
+            sources[shown] = text
+        return diags
+    return [Diagnostic("E104", "not a .nem or .yaml file", Span(shown, 1, 1, 1, 2))]
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen = set()
+    out = []
+    for d in diagnostics:
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    out.sort(key=lambda d: (d.span.file, d.span.line, d.span.column, d.code))
+    return out

@@ -1,0 +1,322 @@
+"""The public surface: load rules, play a game, see it as a player, save and load it.
+
+    rules = load_ruleset("base", lang="pl")
+    game = Game.new(rules, players=4, seed=7)
+    while not game.over:
+        game.apply(game.decision.options[0])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import string
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from nemesis_rules.dsl.diagnostics import Diagnostic, IllegalMoveError, RulesError, did_you_mean
+from nemesis_rules.engine import rng, vm
+from nemesis_rules.engine.compile import build_program
+from nemesis_rules.engine.program import Program
+from nemesis_rules.engine.state import FORMAT_VERSION, GameState
+from nemesis_rules.engine.view import view as redact
+from nemesis_rules.ruleset.compose import Composition, compose
+from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
+from nemesis_rules.ruleset.validate import BASE_LANG, validate
+
+
+@attrs.define(eq=False)
+class Ruleset:
+    """Composed, checked and compiled modules, with the message catalog of one language."""
+
+    modules: tuple[str, ...]
+    lang: str
+    program: Program
+    composition: Composition
+    players: PlayerRange
+    options: dict[str, OptionSpec]
+    fingerprint: str
+    warnings: list[Diagnostic]
+    names: dict[str, str]
+    messages: dict[str, str]
+
+    def label(self, value: Any) -> str:
+        """A value as a player reads it, in this ruleset's language."""
+        if value is None:
+            return self.names.get("pass", "pass")
+        if isinstance(value, bool):
+            return self.names.get(str(value).lower(), str(value).lower())
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, tuple):
+            return ", ".join(self.label(v) for v in value)
+        text = str(value)
+        if text in self.names:
+            return self.names[text]
+        base, _, number = text.partition("#")
+        if number and base in self.names:
+            return f"{self.names[base]} {number}"
+        return text.replace("_", " ")
+
+    def message(self, key: str, args: dict[str, Any] | None = None) -> str:
+        template = self.messages.get(key)
+        if template is None:
+            return self.label(key) if not args else f"{key}: " + ", ".join(
+                f"{k}={self.label(v)}" for k, v in args.items())
+        labels = {k: self.label(v) for k, v in (args or {}).items()}
+        try:
+            return string.Formatter().vformat(template, (), _Missing(labels))
+        except (ValueError, IndexError, AttributeError):
+            return template
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None) -> Ruleset:
+    """Load, compose, check and compile modules (ids under rulesets/ or folder paths).
+
+    Raises:
+        RulesError: with every error diagnostic, if any module has errors.
+    """
+    if not modules:
+        raise RulesError("load_ruleset() needs at least one module, e.g. load_ruleset(\"base\")")
+    comp = compose(list(modules), search)
+    validate(comp)
+    errors = [d for d in comp.diagnostics if d.is_error]
+    if errors:
+        raise RulesError(errors)
+    langs = set(comp.catalogs) | {BASE_LANG}
+    if lang not in langs:
+        raise RulesError(Diagnostic("E309", f"no `{lang}` translation for {', '.join(comp.ids)}",
+                                    help=did_you_mean(lang, langs) or f"languages: {', '.join(sorted(langs))}"))
+    names, messages = _catalog(comp, lang)
+    return Ruleset(
+        modules=comp.ids, lang=lang, program=build_program(comp, comp.players.max), composition=comp,
+        players=comp.players, options=dict(comp.options), fingerprint=_fingerprint(comp),
+        warnings=[d for d in comp.diagnostics if not d.is_error], names=names, messages=messages,
+    )
+
+
+def _catalog(comp: Composition, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    merged = {k: d.value for k, d in comp.catalogs.get(BASE_LANG, {}).items()}
+    merged.update({k: d.value for k, d in comp.catalogs.get(lang, {}).items()})
+    names = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("names.")}
+    messages = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("messages.")}
+    return names, messages
+
+
+def _fingerprint(comp: Composition) -> str:
+    digest = hashlib.sha256()
+    for m in comp.modules:
+        digest.update(m.id.encode())
+        for path in sorted(m.sources):
+            if "/i18n/" not in path:
+                digest.update(m.sources[path].encode())
+    return f"{'+'.join(comp.ids)}@{digest.hexdigest()[:16]}"
+
+
+@attrs.frozen
+class Option:
+    index: int
+    value: Any
+    label: str
+
+
+@attrs.frozen
+class Decision:
+    player: int
+    prompt: str
+    text: str
+    options: tuple[Option, ...]
+    optional: bool
+
+
+class Game:
+    """One game: a ruleset and a state. Create with `Game.new` or `Game.from_json`."""
+
+    def __init__(self, rules: Ruleset, state: GameState) -> None:
+        self.rules = rules
+        self.state = state
+        self._runtime = vm.Runtime(rules.program, state)
+        self._decision: Decision | None = None
+        self._broken: RulesError | None = None
+
+    # ---- making games ----
+    @classmethod
+    def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, **options: Any) -> Game:
+        """A new game, run up to its first decision.
+
+        Raises:
+            RulesError: bad player count, seed or option; or a rules error during setup.
+        """
+        _check_players(rules, players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RulesError(f"seed must be an integer, got {seed!r}")
+        state = GameState(players, seed, _options(rules, options), rules.fingerprint)
+        state.rng = rng.seed_state(seed)
+        _place_components(rules.program, state)
+        game = cls(rules, state)
+        game._guarded(vm.start)
+        return game
+
+    @classmethod
+    def from_json(cls, rules: Ruleset, text: str) -> Game:
+        """A game saved with `to_json`, continuing exactly where it stopped.
+
+        Raises:
+            RulesError: the text is not a saved game of these rules.
+        """
+        try:
+            data = json.loads(text)
+            if data.get("format") != FORMAT_VERSION:
+                raise RulesError(f"unsupported save format {data.get('format')!r} (this engine reads "
+                                 f"{FORMAT_VERSION})")
+            state = GameState.from_dict(data)
+        except RulesError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as err:
+            raise RulesError(f"not a saved game: {type(err).__name__}: {err}") from None
+        if state.ruleset != rules.fingerprint:
+            raise RulesError(f"the save is for rules {state.ruleset}, these are {rules.fingerprint}")
+        _check_frames(rules.program, state)
+        return cls(rules, state)
+
+    def clone(self) -> Game:
+        return Game(self.rules, self.state.clone())
+
+    def to_json(self) -> str:
+        """Canonical JSON: equal states give equal text."""
+        return self.state.to_json()
+
+    # ---- playing ----
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None or (not self.state.stack and self.state.pending is None)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self.state.result is None and self.over:
+            return {"reason": "ended", "winners": ()}
+        return self.state.result
+
+    @property
+    def decision(self) -> Decision | None:
+        pending = self.state.pending
+        if pending is None or self.over:
+            return None
+        if self._decision is None:
+            self._decision = self._make_decision(pending)
+        return self._decision
+
+    def _make_decision(self, pending: dict[str, Any]) -> Decision:
+        label = self.rules.label
+        options = [Option(i, v, label(v)) for i, v in enumerate(pending["options"])]
+        if pending["optional"]:
+            options.append(Option(len(options), None, label(None)))
+        prompt = pending["prompt"]
+        return Decision(pending["player"], prompt, self.rules.message(prompt) if prompt else "",
+                        tuple(options), pending["optional"])
+
+    def apply(self, option: Option | int) -> None:
+        """Take an option of the current decision (an `Option` or its index).
+
+        Raises:
+            IllegalMoveError: not an option of the current decision; the game is unchanged.
+            RulesError: the rules failed while running on (the game cannot go on).
+        """
+        d = self.decision
+        if self._broken is not None:
+            raise self._broken
+        if d is None:
+            raise IllegalMoveError("the game is over: there is no decision to take")
+        index = option.index if isinstance(option, Option) else option
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(d.options):
+            raise IllegalMoveError(f"{option!r} is not an option: choose an index from 0 to {len(d.options) - 1}")
+        if isinstance(option, Option) and option != d.options[index]:
+            raise IllegalMoveError(f"{option!r} is not an option of the current decision")
+        value = d.options[index].value
+        self.state.moves.append(index)
+        self._decision = None
+        self._guarded(vm.resume, value)
+
+    def _guarded(self, step, *args) -> None:
+        try:
+            step(self._runtime, *args)
+        except RulesError as err:
+            self._broken = err
+            raise
+
+    # ---- seeing ----
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What `player` (a seat from 0; None for a spectator) may see, JSON-ready."""
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.state.players):
+            raise RulesError(f"no player {player!r}: seats are 0 to {self.state.players - 1}")
+        data = redact(self.rules.program, self.state, player)
+        data["log"] = [dict(e, text=self.rules.message(e["msg"], e["args"])) for e in data["log"]]
+        return data
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """Every log entry with its text in the ruleset's language (unredacted)."""
+        return [dict(e, text=self.rules.message(e["msg"], e["args"])) for e in self.state.log]
+
+    def force(self, *outcomes: Any) -> None:
+        """Script the next chance outcomes (die faces, picks, drawn entities), first used first."""
+        self.state.forced.extend(outcomes)
+
+
+def _check_players(rules: Ruleset, players: Any) -> None:
+    lo, hi = rules.players.min, rules.players.max
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        raise RulesError(f"players must be from {lo} to {hi}, got {players!r}")
+
+
+def _options(rules: Ruleset, given: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in given.items():
+        spec = rules.options.get(name)
+        if spec is None:
+            raise RulesError(f"unknown option `{name}`" + (f"; {h}" if (h := did_you_mean(name, rules.options)) else
+                                                          f" (options: {', '.join(rules.options) or 'none'})"))
+        if value not in spec.values or type(value) is not type(next((v for v in spec.values if v == value), value)):
+            raise RulesError(f"option `{name}` takes one of {list(spec.values)}, got {value!r}")
+        out[name] = value
+    for name, spec in rules.options.items():
+        out.setdefault(name, spec.default if spec.default is not None else spec.values[0])
+    return out
+
+
+def _place_components(program: Program, st: GameState) -> None:
+    for i in range(st.players):
+        pid = program.player_ids[i]
+        st.entities[pid] = ["player", None, {}, True, "player"]
+        for z in program.kind_zones.get("player", ()):
+            st.zones[f"{z}@{pid}"] = []
+    for name, per in program.zone_per.items():
+        if per is None:
+            st.zones[name] = []
+    for eid, cid, _ in program.initial:
+        kind, props, face = program.templates[cid]
+        st.entities[eid] = [kind, None, dict(props), face, cid]
+        for z in program.kind_zones.get(kind, ()):
+            st.zones[f"{z}@{eid}"] = []
+    for eid, _, zone in program.initial:
+        if zone is None:
+            continue
+        if zone not in st.zones:
+            raise RulesError(f"component {eid} starts in zone {zone!r}, which this game does not have")
+        st.zones[zone].append(eid)
+        st.entities[eid][1] = zone
+    st.counters = {name: c[2] for name, c in program.counters.items()}
+
+
+def _check_frames(program: Program, st: GameState) -> None:
+    for frame in st.stack:
+        if not (isinstance(frame, list) and len(frame) == 4 and frame[0] in program.procs
+                and isinstance(frame[1], int) and 0 <= frame[1] < len(program.procs[frame[0]].ops)):
+            raise RulesError("the save's interpreter stack does not fit these rules")

@@ -1,0 +1,327 @@
+"""The script checker: names, arity and simple types, against the registry and the module's names.
+
+It returns diagnostics and never raises. The environment (what names a module declares) is
+built by the ruleset layer; this file knows only the language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.engine.primitives import ENTITY_ATTRS, REGISTRY, Primitive
+
+STRING_LIKE = {"str", "entity", "zone", "die", "kind", "action"}
+PAUSING_KINDS = {"chance", "decision"}
+
+
+@attrs.frozen
+class Callable_:
+    """Something a script can call: what it is, its parameters, whether it may pause."""
+
+    what: str  # procedure | function | phase | zone | primitive | script
+    params: tuple[str, ...]
+    pauses: bool
+    primitive: Primitive | None = None
+
+
+@attrs.define
+class Environment:
+    values: dict[str, str] = attrs.Factory(dict)  # name -> what it is (symbol, component, kind, ...)
+    counters: set[str] = attrs.Factory(set)
+    callables: dict[str, Callable_] = attrs.Factory(dict)
+    events: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    props: set[str] = attrs.Factory(set)  # every prop of every kind
+    scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # script field -> params (after this)
+    messages: set[str] = attrs.Factory(set)  # message keys in the English catalog
+    used_messages: set[str] = attrs.Factory(set)
+    called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
+
+
+def static_type(e: ast.Expr, env: Environment) -> str:
+    """A type when it is evident without running anything, else `any`."""
+    match e:
+        case ast.Num():
+            return "int"
+        case ast.Str():
+            return "str"
+        case ast.Bool() | ast.Compare() | ast.Not():
+            return "bool"
+        case ast.NoneLit():
+            return "none"
+        case ast.ListLit() | ast.ListComp():
+            return "list"
+        case ast.Neg():
+            return "int"
+        case ast.Name(id=n) if n in env.counters:
+            return "int"
+        case ast.Name(id=n) if n in env.values:
+            return {"die": "die", "kind": "kind", "zone": "zone", "action": "action"}.get(env.values[n], "str")
+        case ast.Call(func=ast.Name(id=n)) if n in REGISTRY and n not in env.callables:
+            return REGISTRY[n].returns
+        case ast.Call(func=ast.Name(id=n)) if env.callables.get(n, Callable_("", (), False)).what == "zone":
+            return "zone"
+    return "any"
+
+
+def _compatible(have: str, want: str) -> bool:
+    if "any" in (have, want) or have == want:
+        return True
+    if have == "none":
+        return want in STRING_LIKE or want == "none"  # none stands for "no entity"
+    return have in STRING_LIKE and want in STRING_LIKE and not (want in ("die", "kind") and have != "str")
+
+
+class Checker:
+    """Checks one procedure-like body at a time; `diagnostics` collects every finding."""
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code: str, message: str, span: Span, help: str = "", severity: str = "error") -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, severity, help))
+
+    # ---- entry points ----
+    def check_body(self, params: Iterable[str], body: tuple[ast.Stmt, ...], pure: bool = False) -> None:
+        self.pure = pure
+        self._block(body, set(params), loop=False)
+
+    def check_expr(self, params: Iterable[str], e: ast.Expr, pure: bool = True) -> None:
+        self.pure = pure
+        self.expr(e, set(params))
+
+    # ---- statements ----
+    def _block(self, body: tuple[ast.Stmt, ...], scope: set[str], loop: bool) -> None:
+        ended = False
+        for s in body:
+            if ended:
+                self.error("W502", "unreachable statement", s.span, "remove it, or move it before the "
+                           "return/break/continue", WARNING)
+                ended = False  # report once per block
+            self.stmt(s, scope, loop)
+            if isinstance(s, ast.Return | ast.Break | ast.Continue):
+                ended = True
+
+    def stmt(self, s: ast.Stmt, scope: set[str], loop: bool) -> None:
+        match s:
+            case ast.Let(name=n, value=v):
+                self.expr(v, scope)
+                if n in self.env.values or n in self.env.counters:
+                    self.error("E500", f"`{n}` is already a declared name; pick another variable name", s.span)
+                scope.add(n)
+            case ast.Assign(target=t, value=v) | ast.AugAssign(target=t, value=v):
+                self.expr(v, scope)
+                self._target(t, scope)
+            case ast.Return(value=v):
+                if v is not None:
+                    self.expr(v, scope)
+            case ast.Break() | ast.Continue():
+                if not loop:
+                    self.error("E505", f"`{'break' if isinstance(s, ast.Break) else 'continue'}` outside a loop",
+                               s.span, "use it inside `for`, `repeat` or `while`")
+            case ast.Pass():
+                pass
+            case ast.Emit(event=ev, args=args):
+                for a in args:
+                    self.expr(a, scope)
+                if ev not in self.env.events:
+                    self.error("E308", f"unknown event `{ev}`", s.span,
+                               did_you_mean(ev, self.env.events) or f"declare it: `event {ev}(...)`")
+                elif len(args) != len(self.env.events[ev]):
+                    self.error("E400", f"event `{ev}` takes {len(self.env.events[ev])} arguments, "
+                               f"got {len(args)}", s.span)
+            case ast.ExprStmt(expr=e):
+                self.expr(e, scope)
+            case ast.If(branches=branches, orelse=orelse):
+                for b in branches:
+                    self.expr(b.cond, scope)
+                    self._block(b.body, scope, loop)
+                self._block(orelse, scope, loop)
+            case ast.For(var=v, iter=it, body=body):
+                self.expr(it, scope)
+                scope.add(v)
+                self._block(body, scope, True)
+            case ast.Repeat(count=c, body=body):
+                self.expr(c, scope)
+                self._block(body, scope, True)
+            case ast.While(cond=c, body=body):
+                self.error("W800", "a `while` loop has no bound but the step budget", s.span,
+                           "prefer `for` or `repeat n`; add `# noqa: W800` if the loop must run until a "
+                           "condition", WARNING)
+                self.expr(c, scope)
+                self._block(body, scope, True)
+            case ast.Match(subject=subj, cases=cases):
+                self.expr(subj, scope)
+                for c in cases:
+                    for p in c.patterns:
+                        if isinstance(p, ast.Name):
+                            self._name(p, scope)
+                    self._block(c.body, scope, loop)
+
+    def _target(self, t: ast.Expr, scope: set[str]) -> None:
+        if self.pure:
+            self.error("E402", "a function cannot change the state", t.span, "use a `proc`")
+        if isinstance(t, ast.Name):
+            if t.id not in scope and t.id not in self.env.counters:
+                hint = did_you_mean(t.id, scope | self.env.counters) or f"declare it first: `let {t.id} = ...`"
+                self.error("E300", f"assignment to unknown variable `{t.id}`", t.span, hint)
+        else:
+            self.expr(t, scope)
+
+    # ---- expressions ----
+    def expr(self, e: ast.Expr | None, scope: set[str]) -> None:
+        match e:
+            case None | ast.Num() | ast.Str() | ast.Bool() | ast.NoneLit():
+                pass
+            case ast.Name():
+                self._name(e, scope)
+            case ast.Attr(obj=o, name=n):
+                self.expr(o, scope)
+                if n not in self.env.props and n not in ENTITY_ATTRS:
+                    self.error("E306", f"unknown property `{n}`", e.span,
+                               did_you_mean(n, self.env.props | set(ENTITY_ATTRS)) or "declare it in a kind's props")
+            case ast.Index(obj=o, index=i):
+                self.expr(o, scope)
+                self.expr(i, scope)
+            case ast.Call():
+                self._call(e, scope)
+            case ast.BinOp(left=a, right=b) | ast.BoolOp(left=a, right=b) | ast.Compare(left=a, right=b):
+                self.expr(a, scope)
+                self.expr(b, scope)
+            case ast.Neg(operand=o) | ast.Not(operand=o):
+                self.expr(o, scope)
+            case ast.ListLit(items=items):
+                for i in items:
+                    self.expr(i, scope)
+            case ast.ListComp(elt=elt, var=v, iter=it, cond=cond):
+                self.expr(it, scope)
+                inner = scope | {v}
+                self._no_pause(elt, inner)
+                if cond is not None:
+                    self._no_pause(cond, inner)
+            case ast.IfExp(cond=c, then=t, orelse=o):
+                for x in (c, t, o):
+                    self.expr(x, scope)
+
+    def _no_pause(self, e: ast.Expr, scope: set[str]) -> None:
+        before = len(self.diagnostics)
+        saved, self.pure = self.pure, True
+        self.expr(e, scope)
+        self.pure = saved
+        for i in range(before, len(self.diagnostics)):
+            d = self.diagnostics[i]
+            if d.code == "E402":
+                self.diagnostics[i] = attrs.evolve(d, message=d.message.replace(
+                    "a function", "a list comprehension"))
+
+    def _name(self, e: ast.Name, scope: set[str]) -> None:
+        n = e.id
+        if n in scope or n in self.env.values or n in self.env.counters:
+            return
+        if n in self.env.callables or n in REGISTRY:
+            self.error("E402", f"`{n}` is a procedure or function: call it with `{n}(...)`", e.span)
+            return
+        known = scope | set(self.env.values) | self.env.counters
+        self.error("E300", f"unknown name `{n}`", e.span, did_you_mean(n, known) or
+                   "declare it (a variable with `let`, or a symbol, component, zone ... in YAML)")
+
+    def _call(self, e: ast.Call, scope: set[str]) -> None:
+        for a in e.args:
+            self.expr(a, scope)
+        for k in e.kwargs:
+            self.expr(k.value, scope)
+        if isinstance(e.func, ast.Attr):
+            self._script_call(e, scope)
+            return
+        if not isinstance(e.func, ast.Name):
+            self.error("E402", "only named procedures and functions can be called", e.span)
+            return
+        name = e.func.id
+        target = self.env.callables.get(name)
+        if target is None and name in REGISTRY:
+            target = Callable_("primitive", (), REGISTRY[name].kind in PAUSING_KINDS, REGISTRY[name])
+        if target is None:
+            code = "E302" if name in scope or name in self.env.values else "E301"
+            known = set(self.env.callables) | set(REGISTRY)
+            self.error(code, f"unknown procedure or primitive `{name}`", e.func.span,
+                       did_you_mean(name, known) or "see docs/dsl-reference.md for the primitives")
+            return
+        self.env.called.add(name)
+        if self.pure and (target.pauses or target.what in ("procedure", "phase") or
+                          (target.primitive and target.primitive.kind == "effect")):
+            self.error("E402", f"a function cannot call `{name}`, which changes the state or waits",
+                       e.span, "use a `proc`, or compute the value with functions and primitives only")
+        if target.primitive is not None:
+            self._primitive_args(e, target.primitive)
+            if name == "log" and e.args and isinstance(e.args[0], ast.Str):
+                self._message(e.args[0])
+            if name == "choose":
+                for k in e.kwargs:
+                    if k.name == "prompt" and isinstance(k.value, ast.Str):
+                        self._message(k.value)
+            return
+        if e.kwargs:
+            self.error("E400", f"`{name}` takes no keyword arguments", e.kwargs[0].span)
+        if len(e.args) != len(target.params):
+            self.error("E400", f"{target.what} `{name}` takes {len(target.params)} arguments "
+                       f"({', '.join(target.params)}), got {len(e.args)}", e.span)
+
+    def _message(self, key: ast.Str) -> None:
+        self.env.used_messages.add(key.value)
+        if self.env.messages and key.value not in self.env.messages:
+            self.error("E307", f"unknown message key `{key.value}`", key.span,
+                       did_you_mean(key.value, self.env.messages) or "add it under `messages:` in i18n/en.yaml")
+
+    def _script_call(self, e: ast.Call, scope: set[str]) -> None:
+        attr = e.func
+        assert isinstance(attr, ast.Attr)
+        self.expr(attr.obj, scope)
+        params = self.env.scripts.get(attr.name)
+        if params is None:
+            self.error("E302", f"unknown script field `{attr.name}`", attr.span,
+                       did_you_mean(attr.name, self.env.scripts) or "declare it under a kind's `scripts:`")
+            return
+        if self.pure:
+            self.error("E402", f"a function cannot run the script `{attr.name}`", e.span, "use a `proc`")
+        if e.kwargs or len(e.args) != len(params):
+            self.error("E400", f"script `{attr.name}` takes {len(params)} arguments "
+                       f"({', '.join(params)}), got {len(e.args)}", e.span)
+
+    def _primitive_args(self, e: ast.Call, prim: Primitive) -> None:
+        params = prim.params
+        if len(e.args) > len(params):
+            self.error("E400", f"`{prim.name}` takes at most {len(params)} arguments, got {len(e.args)}",
+                       e.span, f"signature: {prim.signature()}")
+            return
+        given = {p.name for p in params[: len(e.args)]}
+        names = {p.name for p in params}
+        for k in e.kwargs:
+            if k.name in given:
+                self.error("E400", f"`{prim.name}` got `{k.name}` twice", k.span)
+            elif k.name not in names and not prim.varkw:
+                self.error("E400", f"`{prim.name}` has no parameter `{k.name}`", k.span,
+                           did_you_mean(k.name, names) or f"signature: {prim.signature()}")
+            given.add(k.name)
+        missing = [p.name for p in params if p.required and p.name not in given]
+        if missing:
+            self.error("E400", f"`{prim.name}` is missing {', '.join(missing)}", e.span,
+                       f"signature: {prim.signature()}")
+        by_name = {p.name: p for p in params}
+        pairs = list(zip(params, e.args, strict=False)) + [
+            (by_name[k.name], k.value) for k in e.kwargs if k.name in by_name]
+        for p, arg in pairs:
+            self._arg_type(prim, p.name, p.type, arg)
+
+    def _arg_type(self, prim: Primitive, pname: str, want: str, arg: ast.Expr) -> None:
+        have = static_type(arg, self.env)
+        if not _compatible(have, want):
+            self.error("E401", f"`{prim.name}` wants {want} for `{pname}`, got {have}", arg.span,
+                       f"signature: {prim.signature()}")
+        elif want in ("die", "kind", "action") and isinstance(arg, ast.Name) and arg.id in self.env.values:
+            if self.env.values[arg.id] != want:
+                self.error("E401", f"`{arg.id}` is a {self.env.values[arg.id]}, not a {want}", arg.span,
+                           f"signature: {prim.signature()}")

@@ -1,0 +1,748 @@
+"""AST to steps and closures (see program.py for the shapes). Runs once per ruleset load.
+
+The checker has already run: names resolve, arities match. What is left to fail here fails
+at run time with the step's span (e.g. a value of the wrong type).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import attrs
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import Span
+from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
+from nemesis_rules.engine.program import (
+    CALL,
+    CHANCE,
+    CHOOSE,
+    EMIT,
+    EVAL,
+    FOR_NEXT,
+    JUMP,
+    JUMP_IF_NOT,
+    RETURN,
+    STORE,
+    ActionInfo,
+    Code,
+    Graph,
+    Program,
+)
+
+PAUSING_PRIMS = {n for n, p in REGISTRY.items() if p.kind in ("chance", "decision")}
+
+
+@attrs.frozen
+class Temp:
+    """A hoisted call's result, in a local slot (compiler-internal node)."""
+
+    slot: int
+    span: Span = attrs.field(default=Span(), eq=False)
+
+
+def _div(a, b):
+    if b == 0:
+        raise ScriptError("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    if b == 0:
+        raise ScriptError("modulo by zero")
+    return a % b
+
+
+BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div, "%": _mod}
+COMPARES = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+    ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+class Names:
+    """What a bare name means in the composition (shared by every code unit)."""
+
+    def __init__(self, comp) -> None:
+        self.counters = set(comp.counters)
+        self.values: set[str] = set(comp.symbols) | set(comp.components) | set(comp.kinds) | set(comp.dice)
+        self.values |= set(comp.actions) | set(comp.options)
+        for faces in comp.dice.values():
+            self.values |= {f for f in faces.value if isinstance(f, str)}
+        for spec in comp.options.values():
+            self.values |= {v for v in spec.values if isinstance(v, str)}
+        self.global_zones = {n for n, z in comp.zones.items() if z.value.per is None}
+        self.owned_zones = {n for n, z in comp.zones.items() if z.value.per is not None}
+        self.values |= self.global_zones
+        self.procs = set(comp.procs) | set(comp.phases)
+        self.fns = set(comp.fns)
+
+
+class CodeBuilder:
+    """Compiles one procedure body into a `Code`."""
+
+    def __init__(self, compiler: Compiler, name: str, params: tuple[str, ...], span: Span) -> None:
+        self.c = compiler
+        self.names = compiler.names
+        self.code = Code(name, params, len(params), span=span)
+        self.slots: dict[str, int] = {p: i for i, p in enumerate(params)}
+        self.loops: list[tuple[int, list[int]]] = []  # (continue target, break jumps to patch)
+
+    # ---- slots and steps ----
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = self.new_slot()
+        return self.slots[name]
+
+    def new_slot(self) -> int:
+        self.code.nlocals += 1
+        return self.code.nlocals - 1
+
+    def emit(self, op: tuple, span: Span) -> int:
+        self.code.ops.append(op)
+        self.code.spans.append(span)
+        return len(self.code.ops) - 1
+
+    def patch(self, at: int, target: int) -> None:
+        op = self.code.ops[at]
+        self.code.ops[at] = (*op[:-1], target)
+
+    def here(self) -> int:
+        return len(self.code.ops)
+
+    def finish(self) -> Code:
+        self.emit((RETURN, None), self.code.span)
+        self.code.ops = [tuple(op) for op in self.code.ops]
+        return self.code
+
+    # ---- statements ----
+    def block(self, stmts: tuple[ast.Stmt, ...]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: ast.Stmt) -> None:
+        method = getattr(self, f"stmt_{type(s).__name__}")
+        method(s)
+
+    def stmt_Let(self, s: ast.Let) -> None:
+        value = self.value(s.value)
+        self.emit((STORE, self.slot(s.name), value), s.span)
+
+    def stmt_Assign(self, s: ast.Assign) -> None:
+        self._assign(s.target, self.value(s.value), s.span)
+
+    def stmt_AugAssign(self, s: ast.AugAssign) -> None:
+        current = self.c.expr(s.target, self)
+        delta = self.value(s.value)
+        fn = operator.add if s.op == "+=" else operator.sub
+
+        def updated(rt, L):
+            return _arith(fn, current(rt, L), delta(rt, L))
+
+        self._assign(s.target, updated, s.span)
+
+    def _assign(self, target: ast.Expr, value, span: Span) -> None:
+        if isinstance(target, ast.Name):
+            if target.id in self.slots or target.id not in self.names.counters:
+                self.emit((STORE, self.slot(target.id), value), span)
+                return
+            name = target.id
+            self.emit((EVAL, lambda rt, L: rt.set_counter(name, value(rt, L))), span)
+            return
+        assert isinstance(target, ast.Attr)
+        obj, attr = self.value(target.obj), target.name
+        self.emit((EVAL, lambda rt, L: rt.set_attr(obj(rt, L), attr, value(rt, L))), span)
+
+    def stmt_Return(self, s: ast.Return) -> None:
+        self.emit((RETURN, None if s.value is None else self.value(s.value)), s.span)
+
+    def stmt_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def stmt_Break(self, s: ast.Break) -> None:
+        self.loops[-1][1].append(self.emit((JUMP, -1), s.span))
+
+    def stmt_Continue(self, s: ast.Continue) -> None:
+        self.emit((JUMP, self.loops[-1][0]), s.span)
+
+    def stmt_Emit(self, s: ast.Emit) -> None:
+        args = tuple(self.value(a) for a in s.args)
+        self.emit((EMIT, self.c.program.triggers.get(s.event, ()), args), s.span)
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt) -> None:
+        e = s.expr
+        if isinstance(e, ast.Call) and self.c.is_pausing_call(e):
+            self.pausing_call(e, -1)
+        else:
+            self.emit((EVAL, self.value(e)), s.span)
+
+    def stmt_If(self, s: ast.If) -> None:
+        ends = []
+        for b in s.branches:
+            cond = self.value(b.cond)
+            skip = self.emit((JUMP_IF_NOT, cond, -1), b.cond.span)
+            self.block(b.body)
+            ends.append(self.emit((JUMP, -1), b.span))
+            self.patch(skip, self.here())
+        self.block(s.orelse)
+        for j in ends:
+            self.patch(j, self.here())
+
+    def stmt_For(self, s: ast.For) -> None:
+        items, index = self.new_slot(), self.new_slot()
+        iterable = self.value(s.iter)
+        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), s.iter.span)
+        self.emit((STORE, index, lambda rt, L: 0), s.span)
+        head = self.emit((FOR_NEXT, self.slot(s.var), items, index, -1), s.span)
+        self._loop_body(s.body, head, head)
+
+    def stmt_Repeat(self, s: ast.Repeat) -> None:
+        left = self.new_slot()
+        count = self.value(s.count)
+        self.emit((STORE, left, lambda rt, L: _as_int(count(rt, L))), s.count.span)
+        head = self.emit((JUMP_IF_NOT, lambda rt, L: L[left] > 0, -1), s.span)
+        self.emit((STORE, left, lambda rt, L: L[left] - 1), s.span)
+        self._loop_body(s.body, head, head)
+
+    def stmt_While(self, s: ast.While) -> None:
+        head = self.here()
+        cond = self.value(s.cond)
+        test = self.emit((JUMP_IF_NOT, cond, -1), s.span)
+        self._loop_body(s.body, head, test)
+
+    def _loop_body(self, body: tuple[ast.Stmt, ...], head: int, exit_at: int) -> None:
+        self.loops.append((head, []))
+        self.block(body)
+        self.emit((JUMP, head), body[-1].span if body else Span())
+        _, breaks = self.loops.pop()
+        end = self.here()
+        self.patch(exit_at, end)
+        for b in breaks:
+            self.patch(b, end)
+
+    def stmt_Match(self, s: ast.Match) -> None:
+        subject = self.new_slot()
+        self.emit((STORE, subject, self.value(s.subject)), s.subject.span)
+        ends = []
+        for case in s.cases:
+            if any(isinstance(p, ast.Wildcard) for p in case.patterns):
+                self.block(case.body)
+                break
+            skip = self.emit((JUMP_IF_NOT, self._case_test(subject, case.patterns), -1), case.span)
+            self.block(case.body)
+            ends.append(self.emit((JUMP, -1), case.span))
+            self.patch(skip, self.here())
+        for j in ends:
+            self.patch(j, self.here())
+
+    def _case_test(self, subject: int, patterns: tuple):
+        constant = all(not isinstance(p, ast.Name) or (p.id not in self.slots and p.id not in self.names.counters)
+                       for p in patterns)
+        fns = tuple(self.c.expr(p, self) for p in patterns)
+        if constant:
+            values = tuple(f(None, []) for f in fns)
+            wanted = frozenset(values) if all(_hashable(v) for v in values) else values
+            return lambda rt, L: L[subject] in wanted
+        return lambda rt, L: L[subject] in tuple(f(rt, L) for f in fns)
+
+    # ---- expressions with hoisting ----
+    def value(self, e: ast.Expr):
+        """A closure for `e`, after emitting steps for any call in it that may pause."""
+        return self.c.expr(self.lower(e), self)
+
+    def lower(self, e: Any) -> Any:
+        if not self.c.pauses(e):
+            return e
+        match e:
+            case ast.Call() if self.c.is_pausing_call(e):
+                args = tuple(self.lower(a) for a in e.args)
+                kwargs = tuple(attrs.evolve(k, value=self.lower(k.value)) for k in e.kwargs)
+                temp = self.new_slot()
+                self.pausing_call(attrs.evolve(e, args=args, kwargs=kwargs), temp)
+                return Temp(temp, span=e.span)
+            case ast.BoolOp(op=op, left=left, right=right):
+                temp = self.new_slot()
+                self.emit((STORE, temp, self.value(left)), left.span)
+                test = (lambda rt, L: L[temp]) if op == "and" else (lambda rt, L: not L[temp])
+                skip = self.emit((JUMP_IF_NOT, test, -1), e.span)
+                self.emit((STORE, temp, self.value(right)), right.span)
+                self.patch(skip, self.here())
+                return Temp(temp, span=e.span)
+            case ast.IfExp(cond=cond, then=then, orelse=orelse):
+                temp = self.new_slot()
+                skip = self.emit((JUMP_IF_NOT, self.value(cond), -1), cond.span)
+                self.emit((STORE, temp, self.value(then)), then.span)
+                done = self.emit((JUMP, -1), e.span)
+                self.patch(skip, self.here())
+                self.emit((STORE, temp, self.value(orelse)), orelse.span)
+                self.patch(done, self.here())
+                return Temp(temp, span=e.span)
+        changes = {}
+        for field in attrs.fields(type(e)):
+            v = getattr(e, field.name)
+            if isinstance(v, tuple):
+                changes[field.name] = tuple(self.lower(x) for x in v)
+            elif attrs.has(type(v)) and field.name != "span":
+                changes[field.name] = self.lower(v)
+        return attrs.evolve(e, **changes)
+
+    def pausing_call(self, e: ast.Call, dest: int) -> None:
+        """Emit the step for a call that may wait, draw chance or run a procedure."""
+        args = tuple(self.c.expr(a, self) for a in e.args)
+        kw = {k.name: self.c.expr(k.value, self) for k in e.kwargs}
+        if isinstance(e.func, ast.Attr):
+            script, obj = e.func.name, self.c.expr(e.func.obj, self)
+
+            def target(rt, L):
+                return rt.script_target(obj(rt, L), script)
+
+            self.emit((CALL, target, (obj, *args), dest), e.span)
+            return
+        name = e.func.id
+        if name == "choose":
+            self.emit((CHOOSE, _bind_args(REGISTRY["choose"], args, kw), dest), e.span)
+        elif name == "perform":
+            bound = _bind_args(REGISTRY["perform"], args, kw)
+
+            def action_target(rt, L):
+                return rt.action_target(bound(rt, L)[0])
+
+            self.emit((CALL, action_target, (lambda rt, L: bound(rt, L)[1],), dest), e.span)
+        elif name in PAUSING_PRIMS and name not in self.names.procs:
+            prim = REGISTRY[name]
+            self.emit((CHANCE, prim, _bind_args(prim, args, kw), dest), e.span)
+        else:
+            self.emit((CALL, name, args, dest), e.span)
+
+
+def _bind_args(prim, args, kw):
+    """A closure giving the primitive's arguments as a tuple in parameter order (defaults filled)."""
+    params = prim.params
+    fns = []
+    for i, p in enumerate(params):
+        if i < len(args):
+            fns.append(args[i])
+        elif p.name in kw:
+            fns.append(kw[p.name])
+        else:
+            default = p.default
+            fns.append(lambda rt, L, d=default: d)
+    fns = tuple(fns)
+    return lambda rt, L: tuple(f(rt, L) for f in fns)
+
+
+def _hashable(v) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def _as_list(v):
+    if isinstance(v, tuple):
+        return v
+    raise ScriptError(f"`for` needs a list, got {v!r}")
+
+
+def _as_int(v):
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise ScriptError(f"`repeat` needs an integer, got {v!r}")
+
+
+def _arith(fn, a, b):
+    if isinstance(a, bool) or isinstance(b, bool) or type(a) is not type(b) or not isinstance(a, int | tuple | str):
+        raise ScriptError(f"cannot combine {a!r} and {b!r}")
+    return fn(a, b)
+
+
+class Compiler:
+    """Turns a checked composition into a `Program`."""
+
+    def __init__(self, comp, player_ids: tuple[str, ...]) -> None:
+        self.comp = comp
+        self.names = Names(comp)
+        self.program = Program(player_ids=player_ids)
+        self._pause_cache: dict[int, bool] = {}
+
+    # ---- what pauses ----
+    def is_pausing_call(self, e: ast.Call) -> bool:
+        if isinstance(e.func, ast.Attr):
+            return True  # a script field runs as a procedure
+        if not isinstance(e.func, ast.Name):
+            return False
+        n = e.func.id
+        return n in self.names.procs or (n in PAUSING_PRIMS and n not in self.names.fns)
+
+    def pauses(self, e: Any) -> bool:
+        if not attrs.has(type(e)) or isinstance(e, Temp):
+            return False
+        key = id(e)
+        if key not in self._pause_cache:
+            found = isinstance(e, ast.Call) and self.is_pausing_call(e)
+            if not found:
+                for field in attrs.fields(type(e)):
+                    v = getattr(e, field.name)
+                    items = v if isinstance(v, tuple) else (v,)
+                    if any(self.pauses(x) for x in items):
+                        found = True
+                        break
+            self._pause_cache[key] = found
+        return self._pause_cache[key]
+
+    # ---- expressions to closures ----
+    def expr(self, e: Any, b: CodeBuilder):
+        method = getattr(self, f"expr_{type(e).__name__}")
+        return method(e, b)
+
+    def expr_Temp(self, e: Temp, b):
+        slot = e.slot
+        return lambda rt, L: L[slot]
+
+    def expr_Num(self, e, b):
+        v = e.value
+        return lambda rt, L: v
+
+    expr_Str = expr_Bool = expr_Num
+
+    def expr_NoneLit(self, e, b):
+        return lambda rt, L: None
+
+    def expr_Name(self, e: ast.Name, b):
+        n = e.id
+        if n in b.slots:
+            slot = b.slots[n]
+            return lambda rt, L: L[slot]
+        if n in self.names.counters:
+            return lambda rt, L: rt.state.counters[n]
+        return lambda rt, L: n  # a declared name evaluates to itself
+
+    def expr_Attr(self, e: ast.Attr, b):
+        obj, name = self.expr(e.obj, b), e.name
+        if name == "id":
+            return obj
+        if name in ENTITY_ATTR_INDEX:
+            index = ENTITY_ATTR_INDEX[name]
+            return lambda rt, L: rt.entity(obj(rt, L))[index]
+        return lambda rt, L: rt.get_attr(obj(rt, L), name)
+
+    def expr_Index(self, e: ast.Index, b):
+        obj, index = self.expr(e.obj, b), self.expr(e.index, b)
+
+        def get(rt, L):
+            xs, i = obj(rt, L), index(rt, L)
+            if not isinstance(xs, tuple) or not isinstance(i, int) or not -len(xs) <= i < len(xs):
+                raise ScriptError(f"cannot index {xs!r} with {i!r}")
+            return xs[i]
+
+        return get
+
+    def expr_Call(self, e: ast.Call, b):
+        assert isinstance(e.func, ast.Name), "script calls are hoisted"
+        n = e.func.id
+        args = tuple(self.expr(a, b) for a in e.args)
+        if n in self.names.owned_zones:
+            owner = args[0]
+            return lambda rt, L: f"{n}@{owner(rt, L)}"
+        if n in self.names.fns:
+            return self._fn_call(n, args)
+        prim = REGISTRY[n]
+        kw = {k.name: self.expr(k.value, b) for k in e.kwargs}
+        return _prim_call(prim.impl, args, kw)
+
+    def _fn_call(self, name: str, args):
+        fns = self.program.fns
+
+        def call(rt, L):
+            return fns[name](rt, [a(rt, L) for a in args])
+
+        return call
+
+    def expr_BinOp(self, e: ast.BinOp, b):
+        left, right, fn = self.expr(e.left, b), self.expr(e.right, b), BINOPS[e.op]
+        return lambda rt, L: _arith(fn, left(rt, L), right(rt, L))
+
+    def expr_Compare(self, e: ast.Compare, b):
+        left, right, fn = self.expr(e.left, b), self.expr(e.right, b), COMPARES[e.op]
+        return lambda rt, L: fn(left(rt, L), right(rt, L))
+
+    def expr_Neg(self, e: ast.Neg, b):
+        x = self.expr(e.operand, b)
+        return lambda rt, L: _arith(operator.sub, 0, x(rt, L))
+
+    def expr_Not(self, e: ast.Not, b):
+        x = self.expr(e.operand, b)
+        return lambda rt, L: not x(rt, L)
+
+    def expr_BoolOp(self, e: ast.BoolOp, b):
+        left, right = self.expr(e.left, b), self.expr(e.right, b)
+        if e.op == "and":
+            return lambda rt, L: left(rt, L) and right(rt, L)
+        return lambda rt, L: left(rt, L) or right(rt, L)
+
+    def expr_ListLit(self, e: ast.ListLit, b):
+        items = tuple(self.expr(i, b) for i in e.items)
+        return lambda rt, L: tuple(i(rt, L) for i in items)
+
+    def expr_ListComp(self, e: ast.ListComp, b):
+        iterable = self.expr(e.iter, b)
+        saved = b.slots.get(e.var)
+        slot = b.new_slot()
+        b.slots[e.var] = slot
+        elt = self.expr(e.elt, b)
+        cond = self.expr(e.cond, b) if e.cond is not None else None
+        if saved is None:
+            del b.slots[e.var]
+        else:
+            b.slots[e.var] = saved
+
+        def comp(rt, L):
+            out = []
+            for x in _as_list(iterable(rt, L)):
+                L[slot] = x
+                if cond is None or cond(rt, L):
+                    out.append(elt(rt, L))
+            return tuple(out)
+
+        return comp
+
+    def expr_IfExp(self, e: ast.IfExp, b):
+        cond, then, orelse = self.expr(e.cond, b), self.expr(e.then, b), self.expr(e.orelse, b)
+        return lambda rt, L: then(rt, L) if cond(rt, L) else orelse(rt, L)
+
+    # ---- units ----
+    def code(self, name: str, params: tuple[str, ...], body: tuple[ast.Stmt, ...], span: Span,
+             prologue: ast.Expr | None = None) -> Code:
+        b = CodeBuilder(self, name, params, span)
+        if prologue is not None:  # `when`: return at once unless it holds
+            skip = b.emit((JUMP_IF_NOT, b.value(prologue), -1), prologue.span)
+            ret = b.emit((RETURN, None), prologue.span)
+            b.patch(skip, ret + 1)
+        b.block(body)
+        code = b.finish()
+        self.program.procs[name] = code
+        return code
+
+    def closure(self, params: tuple[str, ...], e: ast.Expr):
+        """A closure over a fresh frame for `params` (for fn, when, cost, domains)."""
+        b = CodeBuilder(self, "<expr>", params, e.span)
+        f = self.expr(e, b)
+        n = b.code.nlocals
+        return f, n
+
+
+def _prim_call(impl, args, kw):
+    if kw:
+        names = tuple(kw)
+        kwfns = tuple(kw.values())
+        return lambda rt, L: impl(rt, *[a(rt, L) for a in args],
+                                  **{k: f(rt, L) for k, f in zip(names, kwfns, strict=True)})
+    if len(args) == 0:
+        return lambda rt, L: impl(rt)
+    if len(args) == 1:
+        a0 = args[0]
+        return lambda rt, L: impl(rt, a0(rt, L))
+    if len(args) == 2:
+        a0, a1 = args
+        return lambda rt, L: impl(rt, a0(rt, L), a1(rt, L))
+    return lambda rt, L: impl(rt, *[a(rt, L) for a in args])
+
+
+# ---- the whole ruleset ----
+def build_program(comp, max_players: int) -> Program:
+    player_ids = tuple(f"player{i + 1}" for i in range(max_players))
+    c = Compiler(comp, player_ids)
+    p = c.program
+    _static_data(comp, p)
+    triggers: dict[str, list[str]] = {}
+    for i, d in enumerate(comp.triggers):
+        t = d.value
+        triggers.setdefault(t.event, []).append(f"on:{t.event}#{i}")
+    p.triggers = {k: tuple(v) for k, v in triggers.items()}
+    for i, d in enumerate(comp.triggers):
+        t = d.value
+        c.code(f"on:{t.event}#{i}", t.params, t.body, t.span, _negate_none(t.when))
+    _compile_fns(c, comp)
+    _compile_procs(c, comp)
+    _compile_actions(c, comp)
+    for name, d in comp.phases.items():
+        body = tuple(ast.ExprStmt(ast.Call(ast.Name(s, span=d.span), span=d.span), span=d.span) for s in d.value)
+        c.code(name, (), body, d.span)
+    p.entry = comp.entry.value if comp.entry else "main"
+    p.has_pay_cost = "pay_cost" in comp.procs
+    return p
+
+
+def _negate_none(when):
+    return when
+
+
+def _static_data(comp, p: Program) -> None:
+    p.dice = {n: tuple(d.value) for n, d in comp.dice.items()}
+    for name, d in comp.kinds.items():
+        k = d.value
+        p.kind_defaults[name] = {prop: k.defaults.get(prop) for prop in k.props}
+    p.kind_defaults.setdefault("player", {})
+    for name, d in comp.zones.items():  # a zone `per: K` exists once for every entity of kind K
+        if d.value.per is not None:
+            p.kind_zones[d.value.per] = (*p.kind_zones.get(d.value.per, ()), name)
+    for name, d in comp.zones.items():
+        p.zone_visibility[name] = d.value.visibility
+        p.zone_per[name] = d.value.per
+    for name, d in comp.counters.items():
+        c = d.value
+        p.counters[name] = (c.min, c.max, c.start, c.clamp)
+    p.graph = _graph(comp)
+    for cid, c in comp.components.items():
+        spec = c.spec
+        p.templates[cid] = (spec.kind, _plain_props(spec.props), spec.face_up)
+        for i in range(spec.count):
+            p.initial.append((cid if spec.count == 1 else f"{cid}#{i + 1}", cid, spec.zone))
+
+
+def _plain_props(props: dict) -> dict:
+    return {k: v for k, v in props.items()}
+
+
+def _graph(comp) -> Graph:
+    g = Graph()
+    touching: dict[str, list[tuple[Any, str]]] = {}
+    for cid, c in comp.components.items():
+        spec = c.spec
+        kind = comp.kinds.get(spec.kind)
+        if kind is None or not kind.value.link or spec.ends is None:
+            continue
+        a, z = spec.ends
+        g.ends[cid] = (a, z)
+        labels = spec.labels or (None, None)
+        for node, label in ((a, labels[0]), (z, labels[1])):
+            g.labels[(cid, node)] = label
+            if label is not None:
+                g.by_label[(node, label)] = cid
+            touching.setdefault(node, []).append((label, cid))
+    for node, items in touching.items():
+        items.sort(key=lambda x: (str(type(x[0])), x[0] if x[0] is not None else 0, x[1]))
+        g.links[node] = tuple(cid for _, cid in items)
+        g.neighbors[node] = tuple(g.ends[cid][1] if g.ends[cid][0] == node else g.ends[cid][0]
+                                  for _, cid in items)
+    return g
+
+
+def _compile_fns(c: Compiler, comp) -> None:
+    by_target: dict[str, list] = {}
+    for d in comp.modifiers:
+        by_target.setdefault(d.value.name, []).append(d.value)
+    for name, d in comp.fns.items():
+        c.program.fns[name] = _fn(c, d.value, by_target.get(name, []))
+    if "can_pay" in comp.fns:
+        c.program.can_pay = c.program.fns["can_pay"]
+
+
+MOD_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
+    body, n = c.closure(f.params, f.expr)
+    mods = []
+    for m in modifiers:
+        when = c.closure(m.params, m.when)[0] if m.when is not None else None
+        value, mn = c.closure(m.params, m.expr)
+        mods.append((when, value, m.op, max(mn, n)))
+    pad = max([n] + [x[3] for x in mods]) - len(f.params)
+
+    def call(rt, args):
+        rt.enter_fn(f.name)
+        try:
+            L = args + [None] * pad
+            result = body(rt, L)
+            for when, value, op, _ in mods:
+                if when is None or when(rt, L):
+                    result = value(rt, L) if op == "=" else _arith(MOD_OPS[op], result, value(rt, L))
+            return result
+        finally:
+            rt.depth -= 1
+
+    return call
+
+
+def _compile_procs(c: Compiler, comp) -> None:
+    hooks: dict[str, list[ast.HookDef]] = {}
+    for d in comp.hooks:
+        hooks.setdefault(d.value.target, []).append(d.value)
+    for name, d in comp.procs.items():
+        proc = d.value
+        if name not in hooks:
+            c.code(name, proc.params, proc.body, proc.span)
+            continue
+        c.code(f"{name}#body", proc.params, proc.body, proc.span)
+        _hook_wrapper(c, proc, hooks[name])
+
+
+def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> None:
+    """`name` runs its before hooks, then the last `instead of` whose `when` holds (or the body),
+    then its after hooks."""
+    b = CodeBuilder(c, proc.name, proc.params, proc.span)
+    args = tuple((lambda rt, L, i=i: L[i]) for i in range(len(proc.params)))
+    result = b.new_slot()
+    for i, h in enumerate(hooks):
+        if h.kind == "before":
+            c.code(f"{proc.name}@before#{i}", h.params, h.body, h.span, h.when)
+            b.emit((CALL, f"{proc.name}@before#{i}", args, -1), h.span)
+    ends = []
+    for i, h in reversed(list(enumerate(hooks))):
+        if h.kind != "instead":
+            continue
+        c.code(f"{proc.name}@instead#{i}", h.params, h.body, h.span)
+        skip = None
+        if h.when is not None:
+            when = c.closure(h.params, h.when)[0]
+            skip = b.emit((JUMP_IF_NOT, when, -1), h.span)
+        b.emit((CALL, f"{proc.name}@instead#{i}", args, result), h.span)
+        ends.append(b.emit((JUMP, -1), h.span))
+        if skip is not None:
+            b.patch(skip, b.here())
+    b.emit((CALL, f"{proc.name}#body", args, result), proc.span)
+    for j in ends:
+        b.patch(j, b.here())
+    for i, h in enumerate(hooks):
+        if h.kind == "after":
+            c.code(f"{proc.name}@after#{i}", h.params, h.body, h.span, h.when)
+            b.emit((CALL, f"{proc.name}@after#{i}", args, -1), h.span)
+    b.emit((RETURN, lambda rt, L: L[result]), proc.span)
+    c.program.procs[proc.name] = b.finish()
+
+
+def _compile_actions(c: Compiler, comp) -> None:
+    has_pay = "pay_cost" in comp.procs
+    for name, d in comp.actions.items():
+        a = d.value
+        prologue: list[ast.Stmt] = []
+        for p in a.params:
+            call = ast.Call(ast.Name("choose", span=p.span),
+                            (ast.Name(a.actor, span=p.span), p.domain),
+                            (ast.Kwarg("prompt", ast.Str(f"{name}.{p.name}"), span=p.span),), span=p.span)
+            prologue.append(ast.Let(p.name, call, span=p.span))
+        if has_pay:
+            cost = a.cost if a.cost is not None else ast.Num(0, span=a.span)
+            prologue.append(ast.ExprStmt(ast.Call(ast.Name("pay_cost", span=a.span),
+                                                  (ast.Name(a.actor, span=a.span), cost), span=a.span), span=a.span))
+        c.code(f"action:{name}", (a.actor,), (*prologue, *a.body), a.span)
+        info = ActionInfo(name, _availability(c, a), c.closure((a.actor,), a.cost)[0] if a.cost is not None else None)
+        c.program.actions.append(info)
+        c.program.action_index[name] = info
+
+
+def _availability(c: Compiler, a: ast.ActionDef):
+    when = c.closure((a.actor,), a.when) if a.when is not None else None
+    domain = c.closure((a.actor,), a.params[0].domain) if a.params else None
+    size = max([1] + [x[1] for x in (when, domain) if x is not None])
+
+    def available(rt, actor) -> bool:
+        L = [actor] + [None] * (size - 1)
+        if when is not None and not when[0](rt, L):
+            return False
+        return domain is None or bool(domain[0](rt, L))
+
+    return available

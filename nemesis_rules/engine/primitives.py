@@ -1,0 +1,453 @@
+"""The one registry of primitives: the checker, the compiler, the docs and completions read it.
+
+A primitive declares its name, typed parameters, result type, kind and a doc line:
+* `pure`     reads the state (allowed everywhere, also in `fn` and `when`);
+* `effect`   changes the state (procedures only);
+* `chance`   draws from the seeded generator; the compiler gives it a step of its own so a
+             scenario can script its outcome and a search bot can see it as a chance node;
+* `decision` waits for a player (`choose`), or runs a procedure (`perform`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
+
+TYPES = ("any", "int", "bool", "str", "entity", "zone", "list", "die", "kind", "action", "none")
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: str = "any"
+    default: Any = REQUIRED
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+@attrs.frozen
+class Primitive:
+    name: str
+    params: tuple[Param, ...]
+    returns: str
+    kind: str  # pure | effect | chance | decision
+    doc: str
+    impl: Callable[..., Any] | None = attrs.field(default=None, repr=False)
+    varkw: bool = False  # accepts any further keyword arguments (as a dict)
+
+    def signature(self) -> str:
+        parts = []
+        for p in self.params:
+            text = f"{p.name}: {p.type}"
+            if not p.required:
+                text += f" = {_literal(p.default)}"
+            parts.append(text)
+        if self.varkw:
+            parts.append("**args")
+        return f"{self.name}({', '.join(parts)}) -> {self.returns}"
+
+
+def _literal(v: Any) -> str:
+    return {None: "none", True: "true", False: "false"}.get(v, repr(v)) if not isinstance(v, int) or isinstance(v, bool) else str(v)
+
+
+REGISTRY: dict[str, Primitive] = {}
+
+
+def primitive(name: str, *params: Param, returns: str = "none", kind: str = "pure",
+              doc: str, varkw: bool = False) -> Callable:
+    """Register the decorated function as the primitive `name`."""
+
+    def register(fn: Callable) -> Callable:
+        if name in REGISTRY:
+            raise ValueError(f"primitive {name} registered twice")
+        REGISTRY[name] = Primitive(name, params, returns, kind, doc, fn, varkw)
+        return fn
+
+    return register
+
+
+class ScriptError(Exception):
+    """A primitive met a value it cannot work with; the interpreter adds file and line."""
+
+
+def _entity(rt, e) -> list:
+    try:
+        return rt.state.entities[e]
+    except (KeyError, TypeError):
+        raise ScriptError(f"{e!r} is not an entity") from None
+
+
+def _zone(rt, z) -> list[str]:
+    try:
+        return rt.state.zones[z]
+    except (KeyError, TypeError):
+        raise ScriptError(f"{z!r} is not a zone") from None
+
+
+def _items(xs) -> tuple:
+    if isinstance(xs, tuple):
+        return xs
+    raise ScriptError(f"expected a list, got {xs!r}")
+
+
+# ---- zones and entities ----
+@primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.")
+def inside(rt, zone):
+    return tuple(_zone(rt, zone))
+
+
+@primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.")
+def size(rt, zone):
+    return len(_zone(rt, zone))
+
+
+@primitive("top", Param("zone", "zone"), returns="entity",
+           doc="The entity on top of a zone, or none when it is empty.")
+def top(rt, zone):
+    z = _zone(rt, zone)
+    return z[0] if z else None
+
+
+@primitive("bottom", Param("zone", "zone"), returns="entity",
+           doc="The entity at the bottom of a zone, or none when it is empty.")
+def bottom(rt, zone):
+    z = _zone(rt, zone)
+    return z[-1] if z else None
+
+
+@primitive("move", Param("what", "entity"), Param("to", "zone"), Param("bottom", "bool", False),
+           kind="effect", doc="Move an entity onto the top (or the bottom) of a zone.")
+def move(rt, what, to, bottom=False):
+    rt.move(what, to, bottom)
+
+
+@primitive("deal", Param("source", "zone"), Param("to", "zone"), Param("n", "int", 1),
+           returns="list", kind="effect",
+           doc="Move up to n entities from the top of one zone to another; returns them.")
+def deal(rt, source, to, n=1):
+    moved = tuple(_zone(rt, source)[: max(0, n)])
+    for e in moved:
+        rt.move(e, to, True)
+    return moved
+
+
+@primitive("create", Param("component", "str"), Param("to", "zone"), returns="entity",
+           kind="effect", doc="Make a new entity from a component's record and put it in a zone.")
+def create(rt, component, to):
+    return rt.create(component, to)
+
+
+@primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.")
+def reveal(rt, what):
+    _entity(rt, what)[E_FACE] = True
+
+
+@primitive("conceal", Param("what", "entity"), kind="effect",
+           doc="Turn an entity face down: nobody sees what it is, its owner included.")
+def conceal(rt, what):
+    _entity(rt, what)[E_FACE] = False
+
+
+@primitive("entities", Param("kind", "kind"), returns="list",
+           doc="Every entity of a kind, in the order they were made.")
+def entities(rt, kind):
+    return tuple(k for k, e in rt.state.entities.items() if e[E_KIND] == kind)
+
+
+@primitive("owner", Param("zone", "zone"), returns="entity",
+           doc="The entity that owns a per-owner zone (`hand@player2` -> player2), or none.")
+def owner(rt, zone):
+    _, _, who = str(zone).partition("@")
+    return who or None
+
+
+@primitive("has_script", Param("what", "entity"), Param("script", "str"), returns="bool",
+           doc="Whether an entity's component defines the named script field.")
+def has_script(rt, what, script):
+    return f"{_entity(rt, what)[E_COMP]}.{script}" in rt.rules.procs
+
+
+@primitive("prop", Param("what", "entity"), Param("name", "str"), returns="any",
+           doc="A property read by name (for names computed at run time).")
+def prop(rt, what, name):
+    return rt.get_attr(what, name)
+
+
+# ---- the graph of links ----
+@primitive("neighbors", Param("node", "entity"), returns="list",
+           doc="The entities joined to this one by a link, by the link's label here.")
+def neighbors(rt, node):
+    return rt.rules.graph.neighbors.get(node, ())
+
+
+@primitive("links", Param("node", "entity"), returns="list",
+           doc="The links that touch an entity, by their label there.")
+def links(rt, node):
+    return rt.rules.graph.links.get(node, ())
+
+
+@primitive("link_at", Param("node", "entity"), Param("label", "any"), returns="entity",
+           doc="The link with this label at an entity, or none.")
+def link_at(rt, node, label):
+    return rt.rules.graph.by_label.get((node, label))
+
+
+@primitive("other_end", Param("link", "entity"), Param("node", "entity"), returns="entity",
+           doc="The other end of a link.")
+def other_end(rt, link, node):
+    a, b = _ends(rt, link)
+    return b if node == a else a
+
+
+@primitive("ends", Param("link", "entity"), returns="list", doc="Both ends of a link.")
+def ends(rt, link):
+    return _ends(rt, link)
+
+
+@primitive("label_at", Param("link", "entity"), Param("node", "entity"), returns="any",
+           doc="The label a link carries at one of its ends.")
+def label_at(rt, link, node):
+    return rt.rules.graph.labels.get((link, node))
+
+
+def _ends(rt, link) -> tuple:
+    try:
+        return rt.rules.graph.ends[link]
+    except (KeyError, TypeError):
+        raise ScriptError(f"{link!r} is not a link") from None
+
+
+# ---- lists and numbers ----
+@primitive("count", Param("items", "list"), returns="int", doc="The length of a list.")
+def count(rt, items):
+    return len(_items(items))
+
+
+@primitive("sum", Param("items", "list"), returns="int", doc="The sum of a list of integers.")
+def sum_(rt, items):
+    return sum(_items(items))
+
+
+@primitive("min", Param("items", "list"), returns="any", doc="The smallest item, or none.")
+def min_(rt, items):
+    return min(_items(items)) if items else None
+
+
+@primitive("max", Param("items", "list"), returns="any", doc="The largest item, or none.")
+def max_(rt, items):
+    return max(_items(items)) if items else None
+
+
+@primitive("abs", Param("x", "int"), returns="int", doc="The absolute value.")
+def abs_(rt, x):
+    return abs(x)
+
+
+@primitive("clamp", Param("x", "int"), Param("lo", "int"), Param("hi", "int"), returns="int",
+           doc="x limited to lo..hi.")
+def clamp(rt, x, lo, hi):
+    return max(lo, min(hi, x))
+
+
+@primitive("any", Param("items", "list"), returns="bool", doc="Whether any item is true.")
+def any_(rt, items):
+    return any(_items(items))
+
+
+@primitive("all", Param("items", "list"), returns="bool", doc="Whether every item is true.")
+def all_(rt, items):
+    return all(_items(items))
+
+
+@primitive("first", Param("items", "list"), returns="any", doc="The first item, or none.")
+def first(rt, items):
+    return _items(items)[0] if items else None
+
+
+@primitive("last", Param("items", "list"), returns="any", doc="The last item, or none.")
+def last(rt, items):
+    return _items(items)[-1] if items else None
+
+
+@primitive("sort", Param("items", "list"), returns="list", doc="The items in ascending order.")
+def sort(rt, items):
+    return tuple(sorted(_items(items), key=lambda v: (str(type(v)), v)))
+
+
+@primitive("reverse", Param("items", "list"), returns="list", doc="The items in reverse order.")
+def reverse(rt, items):
+    return _items(items)[::-1]
+
+
+@primitive("without", Param("items", "list"), Param("item", "any"), returns="list",
+           doc="The list without every occurrence of an item.")
+def without(rt, items, item):
+    return tuple(x for x in _items(items) if x != item)
+
+
+@primitive("index_of", Param("items", "list"), Param("item", "any"), returns="int",
+           doc="The position of an item (from 0), or -1.")
+def index_of(rt, items, item):
+    xs = _items(items)
+    return xs.index(item) if item in xs else -1
+
+
+@primitive("range", Param("start", "int"), Param("stop", "int"), returns="list",
+           doc="The integers start, start+1, ..., stop-1.")
+def range_(rt, start, stop):
+    if stop - start > 100_000:
+        raise ScriptError("range() longer than 100000")
+    return tuple(range(start, stop))
+
+
+@primitive("pair", Param("a", "any"), Param("b", "any"), returns="list", doc="A two-item list.")
+def pair(rt, a, b):
+    return (a, b)
+
+
+# ---- players, counters, options ----
+@primitive("players", returns="list", doc="The player entities in seat order.")
+def players(rt):
+    return rt.rules.player_ids[: rt.state.players]
+
+
+@primitive("player_count", returns="int", doc="How many players the game has.")
+def player_count(rt):
+    return rt.state.players
+
+
+@primitive("seat", Param("player", "entity"), returns="int", doc="A player's seat, from 0.")
+def seat(rt, player):
+    return rt.seat_of(player)
+
+
+@primitive("player_at", Param("seat", "int"), returns="entity",
+           doc="The player in a seat (seats wrap around).")
+def player_at(rt, seat):
+    return rt.rules.player_ids[seat % rt.state.players]
+
+
+@primitive("next_player", Param("player", "entity"), returns="entity",
+           doc="The player in the next seat, wrapping around.")
+def next_player(rt, player):
+    return rt.rules.player_ids[(rt.seat_of(player) + 1) % rt.state.players]
+
+
+@primitive("option", Param("name", "str"), returns="any", doc="A game option's value.")
+def option(rt, name):
+    return rt.state.options.get(name)
+
+
+@primitive("counter", Param("name", "str"), returns="int", doc="A counter read by name.")
+def counter(rt, name):
+    return rt.state.counters[name]
+
+
+# ---- log and end ----
+@primitive("log", Param("message", "str"), Param("to", "any", None), kind="effect", varkw=True,
+           doc="Add a message (a catalog key) to the log; `to` limits it to a player or a list.")
+def log(rt, message, to=None, **args):
+    rt.add_log(message, to, args)
+
+
+@primitive("end_game", Param("reason", "str"), Param("winners", "list", ()), kind="effect",
+           doc="End the game: the result names the reason and the winning players.")
+def end_game(rt, reason, winners=()):
+    rt.end_game(reason, winners)
+
+
+@primitive("fail", Param("message", "str"), kind="effect",
+           doc="Stop with a rules error: a state the module's rules say cannot happen.")
+def fail(rt, message):
+    raise ScriptError(str(message))
+
+
+# ---- chance (each gets its own step; see the module doc) ----
+@primitive("roll", Param("die", "die"), returns="any", kind="chance",
+           doc="Roll a declared die; returns the face.")
+def roll(rt, die):
+    faces = rt.rules.dice[die]
+    return faces[rt.below(len(faces))]
+
+
+@primitive("pick", Param("items", "list"), returns="any", kind="chance",
+           doc="One item at random (none for an empty list).")
+def pick(rt, items):
+    xs = _items(items)
+    return xs[rt.below(len(xs))] if xs else None
+
+
+@primitive("draw_random", Param("zone", "zone"), returns="entity", kind="chance",
+           doc="A random entity of a zone (it stays there), or none when the zone is empty.")
+def draw_random(rt, zone):
+    z = _zone(rt, zone)
+    return z[rt.below(len(z))] if z else None
+
+
+@primitive("random_int", Param("lo", "int"), Param("hi", "int"), returns="int", kind="chance",
+           doc="A random integer from lo to hi inclusive.")
+def random_int(rt, lo, hi):
+    if hi < lo:
+        raise ScriptError(f"random_int({lo}, {hi}): empty range")
+    return lo + rt.below(hi - lo + 1)
+
+
+@primitive("shuffle", Param("zone", "zone"), kind="effect",
+           doc="Shuffle a zone with the seeded generator.")
+def shuffle(rt, zone):
+    z = _zone(rt, zone)
+    for i in range(len(z) - 1, 0, -1):
+        j = rt.below(i + 1)
+        z[i], z[j] = z[j], z[i]
+
+
+# ---- decisions ----
+@primitive("choose", Param("player", "entity"), Param("options", "list"), Param("prompt", "str", ""),
+           Param("optional", "bool", False), returns="any", kind="decision",
+           doc="Ask a player to pick one option; with optional=true passing gives none.")
+def choose(rt, player, options, prompt="", optional=False):
+    raise AssertionError("compiled as a step of its own")
+
+
+@primitive("perform", Param("action", "action"), Param("actor", "entity"), kind="decision",
+           doc="Run a declared action: ask its parameters, pay its cost, run its body.")
+def perform(rt, action, actor):
+    raise AssertionError("compiled as a step of its own")
+
+
+@primitive("actions", Param("actor", "entity"), returns="list",
+           doc="The declared actions the actor may take now (when holds, cost payable).")
+def actions(rt, actor):
+    return rt.available_actions(actor)
+
+
+@primitive("cost_of", Param("action", "action"), Param("actor", "entity"), returns="int",
+           doc="An action's cost for an actor (0 when it declares none).")
+def cost_of(rt, action, actor):
+    return rt.action_cost(action, actor)
+
+
+ENTITY_ATTRS = {
+    "id": "The entity's id.",
+    "kind": "Its kind.",
+    "zone": "The zone it is in.",
+    "component": "The component it was made from.",
+    "face_up": "Whether it is face up.",
+}
+ENTITY_ATTR_INDEX = {"kind": E_KIND, "zone": E_ZONE, "face_up": E_FACE, "component": E_COMP}
+PROPS = E_PROPS

@@ -1,0 +1,94 @@
+"""The game state: plain data only, cheap to clone, canonical as JSON.
+
+Entities are lists `[kind, zone, props, face_up, component]` (indexed by the E_* constants) so
+that a clone copies little. Zones are lists of entity ids, top first. Frames of the interpreter
+are `[code_name, pc, locals]`. Every value a script can hold is None, bool, int, str or a tuple
+of values; JSON turns tuples into arrays, and `from_json` turns them back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+E_KIND, E_ZONE, E_PROPS, E_FACE, E_COMP = range(5)
+FORMAT_VERSION = 1
+
+Value = Any  # None | bool | int | str | tuple[Value, ...]
+
+
+@attrs.define(slots=True, eq=True)
+class GameState:
+    players: int
+    seed: int
+    options: dict[str, Value]
+    ruleset: str  # the fingerprint of the rules this state belongs to
+    entities: dict[str, list] = attrs.Factory(dict)
+    zones: dict[str, list[str]] = attrs.Factory(dict)
+    counters: dict[str, int] = attrs.Factory(dict)
+    rng: int = 0
+    stack: list[list] = attrs.Factory(list)
+    pending: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = attrs.Factory(list)
+    result: dict[str, Any] | None = None
+    next_id: int = 0
+    forced: list[Value] = attrs.Factory(list)  # scripted chance outcomes, first used first
+    moves: list[int] = attrs.Factory(list)  # every option index applied, for replays
+
+    def clone(self) -> GameState:
+        return GameState(
+            self.players, self.seed, self.options, self.ruleset,
+            {k: [e[0], e[1], dict(e[2]), e[3], e[4]] for k, e in self.entities.items()},
+            {k: v[:] for k, v in self.zones.items()},
+            dict(self.counters),
+            self.rng,
+            [[f[0], f[1], f[2][:]] for f in self.stack],
+            self.pending,  # replaced, never mutated in place
+            self.log[:],
+            self.result,
+            self.next_id,
+            self.forced[:],
+            self.moves[:],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "players": self.players, "seed": self.seed, "options": self.options,
+            "ruleset": self.ruleset, "entities": self.entities, "zones": self.zones,
+            "counters": self.counters, "rng": self.rng, "stack": self.stack,
+            "pending": self.pending, "log": self.log, "result": self.result,
+            "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        return cls(
+            players=data["players"], seed=data["seed"], options=tuplify(data["options"]),
+            ruleset=data["ruleset"],
+            entities={k: [e[0], e[1], tuplify(e[2]), e[3], e[4]] for k, e in data["entities"].items()},
+            zones={k: list(v) for k, v in data["zones"].items()},
+            counters=dict(data["counters"]),
+            rng=data["rng"],
+            stack=[[f[0], f[1], [tuplify(v) for v in f[2]]] for f in data["stack"]],
+            pending=tuplify(data["pending"]),
+            log=[tuplify(entry) for entry in data["log"]],
+            result=tuplify(data["result"]),
+            next_id=data["next_id"],
+            forced=[tuplify(v) for v in data["forced"]],
+            moves=list(data["moves"]),
+        )
+
+
+def tuplify(value: Any) -> Any:
+    """JSON arrays back to tuples, inside dicts too (dict keys stay strings)."""
+    if isinstance(value, list):
+        return tuple(tuplify(v) for v in value)
+    if isinstance(value, dict):
+        return {k: tuplify(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,349 @@
+"""The interpreter: runs steps until a player must decide or the game ends.
+
+The game's place is `state.stack`, a list of frames `[code, pc, locals, returns]`; `returns` says
+whether the frame's result goes to the caller's CALL step (1) or is dropped (0, a trigger). No
+Python frame outlives `run()`: a decision stores itself in `state.pending` and returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
+from nemesis_rules.engine import rng
+from nemesis_rules.engine.primitives import ScriptError
+from nemesis_rules.engine.program import (
+    CALL,
+    CHANCE,
+    CHOOSE,
+    EMIT,
+    EVAL,
+    FOR_NEXT,
+    JUMP,
+    JUMP_IF_NOT,
+    RETURN,
+    STORE,
+    Program,
+)
+from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState
+
+DEFAULT_STEP_BUDGET = 2_000_000
+MAX_DEPTH = 200
+MAX_FN_DEPTH = 100
+_RUNTIME_ERRORS = (ScriptError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
+                   AttributeError, RecursionError, OverflowError)
+
+
+class Runtime:
+    """The state plus the compiled rules: what primitives and closures act on."""
+
+    __slots__ = ("program", "state", "budget", "depth", "seats", "_zone_cache")
+
+    def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
+        self.program = program
+        self.state = state
+        self.budget = budget
+        self.depth = 0
+        self.seats = {p: i for i, p in enumerate(program.player_ids)}
+
+    @property
+    def rules(self) -> Program:
+        return self.program
+
+    # ---- entities ----
+    def entity(self, e) -> list:
+        try:
+            return self.state.entities[e]
+        except (KeyError, TypeError):
+            raise ScriptError(f"{e!r} is not an entity") from None
+
+    def get_attr(self, e, name: str) -> Any:
+        ent = self.entity(e)
+        props = ent[E_PROPS]
+        if name in props:
+            return props[name]
+        defaults = self.program.kind_defaults.get(ent[E_KIND])
+        if defaults is None or name not in defaults:
+            raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}`")
+        return defaults[name]
+
+    def set_attr(self, e, name: str, value: Any) -> None:
+        ent = self.entity(e)
+        if name == "face_up":
+            ent[3] = bool(value)
+            return
+        if name not in self.program.kind_defaults.get(ent[E_KIND], {}):
+            raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}` to set")
+        ent[E_PROPS][name] = value
+
+    def move(self, e, to, bottom: bool = False) -> None:
+        ent = self.entity(e)
+        zones = self.state.zones
+        if to not in zones:
+            raise ScriptError(f"{to!r} is not a zone")
+        old = ent[E_ZONE]
+        if old is not None:
+            zones[old].remove(e)
+        if bottom:
+            zones[to].append(e)
+        else:
+            zones[to].insert(0, e)
+        ent[E_ZONE] = to
+
+    def create(self, component: str, to: str | None) -> str:
+        template = self.program_template(component)
+        st = self.state
+        st.next_id += 1
+        eid = f"{component}#{st.next_id}"
+        kind, props, face = template
+        st.entities[eid] = [kind, None, dict(props), face, component]
+        for z in self.program.kind_zones.get(kind, ()):
+            st.zones[f"{z}@{eid}"] = []
+        if to is not None:
+            self.move(eid, to, True)
+        return eid
+
+    def program_template(self, component: str):
+        try:
+            return self.program.templates[component]
+        except (KeyError, TypeError):
+            raise ScriptError(f"unknown component {component!r}") from None
+
+    def seat_of(self, player) -> int:
+        try:
+            return self.seats[player]
+        except (KeyError, TypeError):
+            raise ScriptError(f"{player!r} is not a player") from None
+
+    # ---- counters, log, end ----
+    def set_counter(self, name: str, value) -> None:
+        lo, hi, _, clamp = self.program.counters[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ScriptError(f"counter `{name}` takes an integer, got {value!r}")
+        if not lo <= value <= hi:
+            if not clamp:
+                raise ScriptError(f"counter `{name}` would be {value}, outside {lo}..{hi}")
+            value = max(lo, min(hi, value))
+        self.state.counters[name] = value
+
+    def add_log(self, message: str, to, args: dict) -> None:
+        if to is None:
+            seats = None
+        elif isinstance(to, tuple):
+            seats = tuple(sorted(self.seat_of(p) for p in to))
+        else:
+            seats = (self.seat_of(to),)
+        self.state.log.append({"msg": message, "args": args, "to": seats})
+
+    def end_game(self, reason: str, winners) -> None:
+        seats = tuple(sorted({self.seat_of(p) for p in (winners or ())}))
+        self.state.result = {"reason": reason, "winners": seats}
+
+    # ---- randomness ----
+    def below(self, n: int) -> int:
+        self.state.rng, value = rng.below(self.state.rng, n)
+        return value
+
+    # ---- actions and scripts ----
+    def available_actions(self, actor) -> tuple[str, ...]:
+        p = self.program
+        out = []
+        for a in p.actions:
+            if not a.available(self, actor):
+                continue
+            if p.can_pay is not None and not p.can_pay(self, [actor, self.action_cost(a.name, actor)]):
+                continue
+            out.append(a.name)
+        return tuple(out)
+
+    def action_cost(self, action: str, actor) -> int:
+        info = self.program.action_index.get(action)
+        if info is None:
+            raise ScriptError(f"unknown action {action!r}")
+        return info.cost(self, [actor, None, None, None, None, None, None, None]) if info.cost else 0
+
+    def action_target(self, action) -> str:
+        if action not in self.program.action_index:
+            raise ScriptError(f"unknown action {action!r}")
+        return f"action:{action}"
+
+    def script_target(self, e, script: str) -> str:
+        name = f"{self.entity(e)[E_COMP]}.{script}"
+        if name not in self.program.procs:
+            raise ScriptError(f"{e} has no script `{script}`")
+        return name
+
+    def enter_fn(self, name: str) -> None:
+        self.depth += 1
+        if self.depth > MAX_FN_DEPTH:
+            self.depth = 0
+            raise ScriptError(f"functions nested deeper than {MAX_FN_DEPTH} (endless recursion in `{name}`?)")
+
+
+def push(rt: Runtime, name: str, args: list, returns: int) -> None:
+    code = rt.program.procs[name]
+    stack = rt.state.stack
+    if len(stack) >= MAX_DEPTH:
+        raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{name}`?)")
+    stack.append([name, 0, args + [None] * (code.nlocals - len(args)), returns])
+
+
+def start(rt: Runtime) -> None:
+    push(rt, rt.program.entry, [], 0)
+    run(rt)
+
+
+def resume(rt: Runtime, value: Any) -> None:
+    """Deliver a decision's (or chance's) value to the waiting step, then run on."""
+    frame = rt.state.stack[-1]
+    op = rt.program.procs[frame[0]].ops[frame[1]]
+    dest = op[-1]
+    if dest >= 0:
+        frame[2][dest] = value
+    frame[1] += 1
+    rt.state.pending = None
+    run(rt)
+
+
+def run(rt: Runtime) -> None:
+    """Run until a decision is pending, the game ends, or the stack empties."""
+    st = rt.state
+    stack = st.stack
+    procs = rt.program.procs
+    steps = 0
+    budget = rt.budget
+    frame = code = None
+    pc = 0
+    try:
+        while stack and st.result is None:
+            frame = stack[-1]
+            code = procs[frame[0]]
+            ops = code.ops
+            L = frame[2]
+            pc = frame[1]
+            while True:
+                steps += 1
+                if steps > budget:
+                    raise ScriptError(f"more than {budget} steps without a decision (an endless loop?)")
+                op = ops[pc]
+                kind = op[0]
+                if kind == EVAL:
+                    op[1](rt, L)
+                    pc += 1
+                    if st.result is not None:
+                        break
+                elif kind == STORE:
+                    L[op[1]] = op[2](rt, L)
+                    pc += 1
+                elif kind == JUMP_IF_NOT:
+                    pc = pc + 1 if op[1](rt, L) else op[2]
+                elif kind == JUMP:
+                    pc = op[1]
+                elif kind == FOR_NEXT:
+                    items, i = L[op[2]], L[op[3]]
+                    if i < len(items):
+                        L[op[1]] = items[i]
+                        L[op[3]] = i + 1
+                        pc += 1
+                    else:
+                        pc = op[4]
+                elif kind == CALL:
+                    frame[1] = pc
+                    target = op[1] if isinstance(op[1], str) else op[1](rt, L)
+                    push(rt, target, [a(rt, L) for a in op[2]], 1)
+                    break
+                elif kind == RETURN:
+                    value = op[1](rt, L) if op[1] is not None else None
+                    stack.pop()
+                    if frame[3] and stack:
+                        caller = stack[-1]
+                        dest = procs[caller[0]].ops[caller[1]][3]
+                        if dest >= 0:
+                            caller[2][dest] = value
+                        caller[1] += 1
+                    break
+                elif kind == EMIT:
+                    pc += 1
+                    frame[1] = pc
+                    args = [a(rt, L) for a in op[2]]
+                    for name in reversed(op[1]):
+                        push(rt, name, list(args), 0)
+                    break
+                elif kind == CHOOSE:
+                    frame[1] = pc
+                    got = _choose(rt, op[1](rt, L))
+                    if got is _WAIT:
+                        return
+                    dest = op[2]
+                    if dest >= 0:
+                        L[dest] = got
+                    pc += 1
+                elif kind == CHANCE:
+                    L_dest = op[3]
+                    value = _chance(rt, op[1], op[2](rt, L))
+                    if L_dest >= 0:
+                        L[L_dest] = value
+                    pc += 1
+            if frame is not None and stack and stack[-1] is frame:
+                frame[1] = pc
+        if st.result is not None:
+            st.stack.clear()
+            st.pending = None
+    except _RUNTIME_ERRORS as err:
+        raise _located(err, code, pc) from None
+
+
+_WAIT = object()
+
+
+def _choose(rt: Runtime, args: tuple) -> Any:
+    player, options, prompt, optional = args
+    if not isinstance(options, tuple):
+        raise ScriptError(f"choose() needs a list of options, got {options!r}")
+    if not options:
+        if optional:
+            return None
+        raise ScriptError("choose() with no options and optional=false: nothing can be chosen")
+    if len(options) == 1 and not optional:
+        return options[0]
+    rt.state.pending = {"player": rt.seat_of(player), "options": options, "prompt": prompt,
+                        "optional": bool(optional)}
+    return _WAIT
+
+
+def _chance(rt: Runtime, prim, args: tuple) -> Any:
+    st = rt.state
+    if st.forced:
+        value = st.forced.pop(0)
+        allowed = chance_outcomes(rt, prim.name, args)
+        if allowed is not None and value not in allowed:
+            raise ScriptError(f"scripted outcome {value!r} is impossible for {prim.name} (possible: "
+                              f"{', '.join(map(repr, sorted(set(allowed), key=repr)))})")
+        return value
+    return prim.impl(rt, *args)
+
+
+def chance_outcomes(rt: Runtime, name: str, args: tuple) -> tuple | None:
+    """Every outcome a chance primitive could give (with repeats for weight), where finite."""
+    if name == "roll":
+        return rt.program.dice.get(args[0])
+    if name == "pick":
+        return args[0]
+    if name == "draw_random":
+        return tuple(rt.state.zones.get(args[0], ()))
+    if name == "random_int":
+        return tuple(range(args[0], args[1] + 1))
+    return None
+
+
+def _located(err: Exception, code, pc: int) -> RulesError:
+    span = code.spans[pc] if code is not None and 0 <= pc < len(code.spans) else Span()
+    if isinstance(err, ScriptError):
+        message = str(err)
+    elif isinstance(err, RecursionError):
+        message = "nesting too deep"
+    else:
+        message = f"{type(err).__name__}: {err}"
+    where = code.name if code is not None else "?"
+    return RulesError(Diagnostic("R100", f"{message} (in `{where}`)", span,
+                                 help="a rules error: the module's script did something impossible"))

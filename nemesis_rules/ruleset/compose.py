@@ -1,0 +1,348 @@
+"""Composing modules: resolve `requires`, then layer each module's data and scripts on the last.
+
+Layering is declared: a later module adds things, `replace`s a procedure or component by name,
+hooks a procedure (`before`/`after`/`instead of`), changes a phase (`extend phase`), or
+`remove`s components. Two modules that replace the same thing while neither requires the other
+is an error: nothing says which wins.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
+from nemesis_rules.paths import rulesets_dir
+from nemesis_rules.ruleset.load import ModuleSource, load_module, parse_script, yaml_span
+from nemesis_rules.ruleset.records import (
+    Catalog,
+    Component,
+    CounterSpec,
+    KindSpec,
+    OptionSpec,
+    PlayerRange,
+    ZoneSpec,
+)
+from nemesis_rules.version import __version__
+
+
+@attrs.define
+class Declared:
+    """A named thing with the module and place that declared it."""
+
+    value: Any
+    module: str
+    span: Span
+
+
+@attrs.define
+class Composition:
+    modules: list[ModuleSource] = attrs.Factory(list)
+    symbols: dict[str, Declared] = attrs.Factory(dict)
+    kinds: dict[str, Declared] = attrs.Factory(dict)  # KindSpec
+    zones: dict[str, Declared] = attrs.Factory(dict)  # ZoneSpec
+    counters: dict[str, Declared] = attrs.Factory(dict)  # CounterSpec
+    dice: dict[str, Declared] = attrs.Factory(dict)  # tuple of faces
+    components: dict[str, Component] = attrs.Factory(dict)
+    options: dict[str, OptionSpec] = attrs.Factory(dict)
+    players: PlayerRange = attrs.Factory(PlayerRange)
+    entry: Declared | None = None
+    procs: dict[str, Declared] = attrs.Factory(dict)  # ProcDef (scripts of components included)
+    fns: dict[str, Declared] = attrs.Factory(dict)  # FnDef
+    modifiers: list[Declared] = attrs.Factory(list)
+    events: dict[str, Declared] = attrs.Factory(dict)
+    triggers: list[Declared] = attrs.Factory(list)
+    hooks: list[Declared] = attrs.Factory(list)
+    actions: dict[str, Declared] = attrs.Factory(dict)
+    phases: dict[str, Declared] = attrs.Factory(dict)  # tuple of step names
+    catalogs: dict[str, dict[str, Declared]] = attrs.Factory(dict)  # lang -> key -> text
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+    sources: dict[str, str] = attrs.Factory(dict)
+    requires: dict[str, set[str]] = attrs.Factory(dict)  # module -> every module it requires
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.modules)
+
+
+# ---- finding modules ----
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text)[:3]) or (0,)
+
+
+def version_in_range(version: str, spec: str) -> bool:
+    """`spec` is comma-separated comparisons, e.g. ">=0.1,<1"."""
+    v = _version(version)
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        m = re.fullmatch(r"(>=|<=|==|!=|>|<)?\s*([\d.]+)", part)
+        if not m:
+            return False
+        op, bound = m[1] or "==", _version(m[2])
+        width = max(len(v), len(bound))
+        a, b = v + (0,) * (width - len(v)), bound + (0,) * (width - len(bound))
+        if not {">=": a >= b, "<=": a <= b, "==": a == b, "!=": a != b, ">": a > b, "<": a < b}[op]:
+            return False
+    return True
+
+
+def resolve_folder(name: str | Path, search: list[Path]) -> Path | None:
+    path = Path(name)
+    if path.is_dir():
+        return path
+    if isinstance(name, str) and re.fullmatch(r"[a-z0-9_]+", name):
+        for root in search:
+            if (root / name).is_dir():
+                return root / name
+    return None
+
+
+def collect(names: list[str | Path], search: list[Path] | None = None,
+            display_root: Path | None = None) -> Composition:
+    """Load the named modules and everything they require, in dependency order."""
+    search = list(search or []) + [rulesets_dir()]
+    for n in names:
+        p = Path(n)
+        if p.is_dir() and p.parent not in search:
+            search.insert(0, p.parent)
+    comp = Composition()
+    loaded: dict[str, ModuleSource] = {}
+    order: list[ModuleSource] = []
+    state: dict[str, str] = {}
+
+    def visit(name: str | Path, via: ModuleSource | None) -> str | None:
+        folder = resolve_folder(name, search)
+        if folder is None:
+            span = via.manifest_span if via else Span(str(name), 1, 1, 1, 2)
+            known = [p.name for root in search if root.is_dir() for p in root.iterdir() if p.is_dir()]
+            hint = did_you_mean(str(name), known) or "check the module id or give a folder path"
+            what = f"requires module `{name}`, which is not found" if via else f"no module `{name}`"
+            comp.diagnostics.append(Diagnostic("E700", what, span, help=hint))
+            return None
+        key = folder.resolve().as_posix()
+        if state.get(key) == "done":
+            return loaded[key].id
+        if state.get(key) == "visiting":
+            span = via.manifest_span if via else Span(str(name), 1, 1, 1, 2)
+            comp.diagnostics.append(Diagnostic("E701", f"modules require each other in a cycle at `{folder.name}`",
+                                               span, help="remove one of the `requires` entries"))
+            return None
+        state[key] = "visiting"
+        src = load_module(folder, display_root)
+        loaded[key] = src
+        deps: set[str] = set()
+        for req in src.manifest.requires if src.manifest else ():
+            got = visit(req, src)
+            if got:
+                deps |= {got} | comp.requires.get(got, set())
+        comp.requires[src.id] = deps
+        state[key] = "done"
+        order.append(src)
+        return src.id
+
+    for n in names:
+        visit(n, None)
+    comp.modules = order
+    return comp
+
+
+# ---- layering ----
+def compose(names: list[str | Path], search: list[Path] | None = None,
+            display_root: Path | None = None) -> Composition:
+    comp = collect(names, search, display_root)
+    for src in comp.modules:
+        comp.diagnostics += src.diagnostics
+        comp.sources.update(src.sources)
+    _check_manifests(comp)
+    replaced: dict[tuple[str, str], list[Declared]] = {}
+    for src in comp.modules:
+        _add_data(comp, src, replaced)
+        _add_scripts(comp, src, replaced)
+        _add_catalogs(comp, src)
+    _check_replacements(comp, replaced)
+    return comp
+
+
+def _check_manifests(comp: Composition) -> None:
+    ids = set(comp.ids)
+    for src in comp.modules:
+        m = src.manifest
+        if m is None:
+            continue
+        if not version_in_range(__version__, m.engine):
+            comp.diagnostics.append(Diagnostic(
+                "E703", f"module `{m.id}` supports engine {m.engine}; this engine is {__version__}",
+                src.manifest_span, help="update the module's `engine` range after checking it"))
+        for other in m.conflicts:
+            if other in ids:
+                comp.diagnostics.append(Diagnostic(
+                    "E704", f"module `{m.id}` cannot be combined with `{other}`", src.manifest_span,
+                    help=f"load `{m.id}` or `{other}`, not both"))
+        if m.players is not None:
+            comp.players = m.players
+        if m.entry is not None:
+            comp.entry = Declared(m.entry, m.id, src.manifest_span)
+        comp.options.update(m.options)
+
+
+def _declare(table: dict[str, Declared], name: str, value: Any, module: str, span: Span,
+             comp: Composition, what: str) -> None:
+    if name in table:
+        prev = table[name]
+        comp.diagnostics.append(Diagnostic(
+            "E500", f"{what} `{name}` is declared twice (first in {prev.span.file}:{prev.span.line})", span,
+            help="rename one, or use `replace` in a later module"))
+        return
+    table[name] = Declared(value, module, span)
+
+
+def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
+    for file, record, raw in src.files:
+        def at(*path: Any, key: bool = True) -> Span:
+            return yaml_span(raw, path, file, key=key)  # noqa: B023 (used at once)
+
+        for i, name in enumerate(record.symbols):
+            _declare(comp.symbols, name, name, src.id, yaml_span(raw, ("symbols", i), file), comp, "symbol")
+        for name, spec in record.kinds.items():
+            _declare(comp.kinds, name, spec, src.id, at("kinds", name), comp, "kind")
+        for name, spec in record.zones.items():
+            _declare(comp.zones, name, spec, src.id, at("zones", name), comp, "zone")
+        for name, spec in record.counters.items():
+            _declare(comp.counters, name, spec, src.id, at("counters", name), comp, "counter")
+        for name, faces in record.dice.items():
+            _declare(comp.dice, name, faces, src.id, at("dice", name), comp, "die")
+        for i, cid in enumerate(record.remove):
+            if comp.components.pop(cid, None) is None:
+                hint = did_you_mean(cid, comp.components)
+                comp.diagnostics.append(Diagnostic("E303", f"cannot remove unknown component `{cid}`",
+                                                   yaml_span(raw, ("remove", i), file), help=hint))
+    for c in src.components:
+        cid = c.spec.id
+        if c.spec.replace:
+            if cid not in comp.components:
+                comp.diagnostics.append(Diagnostic("E303", f"`replace: true` but no earlier component `{cid}`",
+                                                   c.span, help=did_you_mean(cid, comp.components)))
+            replaced.setdefault(("component", cid), []).append(Declared(c, src.id, c.span))
+            comp.components[cid] = c
+        elif cid in comp.components:
+            prev = comp.components[cid]
+            comp.diagnostics.append(Diagnostic(
+                "E500", f"component `{cid}` is declared twice (first in {prev.span.file}:{prev.span.line})",
+                c.span, help="give it another id, or `replace: true` in a later module"))
+        else:
+            comp.components[cid] = c
+
+
+def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:
+    for module in src.scripts:
+        for d in module.decls:
+            _add_decl(comp, src.id, d, replaced)
+
+
+def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
+    match d:
+        case ast.ProcDef(replace=True):
+            if d.name not in comp.procs:
+                comp.diagnostics.append(Diagnostic("E302", f"`replace proc {d.name}` but no such procedure",
+                                                   d.span, help=did_you_mean(d.name, comp.procs)))
+            replaced.setdefault(("proc", d.name), []).append(Declared(d, mod, d.span))
+            comp.procs[d.name] = Declared(d, mod, d.span)
+        case ast.ProcDef():
+            _declare(comp.procs, d.name, d, mod, d.span, comp, "procedure")
+        case ast.FnDef():
+            _declare(comp.fns, d.name, d, mod, d.span, comp, "function")
+        case ast.EventDef():
+            _declare(comp.events, d.name, d, mod, d.span, comp, "event")
+        case ast.ActionDef():
+            _declare(comp.actions, d.name, d, mod, d.span, comp, "action")
+        case ast.PhaseDef():
+            _declare(comp.phases, d.name, d.steps, mod, d.span, comp, "phase")
+        case ast.PhaseExtend():
+            _extend_phase(comp, mod, d, replaced)
+        case ast.ModifierDef():
+            comp.modifiers.append(Declared(d, mod, d.span))
+        case ast.TriggerDef():
+            comp.triggers.append(Declared(d, mod, d.span))
+        case ast.HookDef():
+            comp.hooks.append(Declared(d, mod, d.span))
+
+
+def _extend_phase(comp: Composition, mod: str, d: ast.PhaseExtend, replaced: dict) -> None:
+    phase = comp.phases.get(d.name)
+    if phase is None:
+        comp.diagnostics.append(Diagnostic("E302", f"`extend phase {d.name}` but no such phase", d.span,
+                                           help=did_you_mean(d.name, comp.phases)))
+        return
+    steps = list(phase.value)
+    for ch in d.changes:
+        target = ch.step if ch.op in ("remove", "replace") else ch.anchor
+        if target not in steps:
+            comp.diagnostics.append(Diagnostic("E302", f"phase `{d.name}` has no step `{target}`", ch.span,
+                                               help=did_you_mean(target, steps) or f"steps: {', '.join(steps)}"))
+            continue
+        i = steps.index(target)
+        if ch.op == "remove":
+            del steps[i]
+        elif ch.op == "replace":
+            steps[i] = ch.anchor
+            replaced.setdefault(("step", f"{d.name}.{ch.step}"), []).append(Declared(ch, mod, ch.span))
+        else:
+            steps.insert(i if ch.op == "before" else i + 1, ch.step)
+    phase.value = tuple(steps)
+
+
+def _add_catalogs(comp: Composition, src: ModuleSource) -> None:
+    for lang, files in src.catalogs.items():
+        table = comp.catalogs.setdefault(lang, {})
+        for file, catalog, raw in files:
+            _add_catalog(table, file, catalog, raw, src.id, comp)
+
+
+def _add_catalog(table: dict, file: str, catalog: Catalog, raw: Any, mod: str, comp: Composition) -> None:
+    for section, entries in (("names", catalog.names), ("messages", catalog.messages)):
+        for key, text in entries.items():
+            full = f"{section}.{key}"
+            span = yaml_span(raw, (section, key), file, key=True)
+            if full in table and table[full].module == mod:
+                comp.diagnostics.append(Diagnostic("E500", f"translation `{key}` is given twice", span))
+            table[full] = Declared(text, mod, span)
+
+
+def _check_replacements(comp: Composition, replaced: dict) -> None:
+    for (what, name), entries in replaced.items():
+        for i, a in enumerate(entries):
+            for b in entries[i + 1:]:
+                if a.module != b.module and a.module not in comp.requires.get(b.module, set()):
+                    comp.diagnostics.append(Diagnostic(
+                        "E702", f"modules `{a.module}` and `{b.module}` both replace {what} `{name}`",
+                        b.span, help=f"make `{b.module}` require `{a.module}` (then it wins), or drop one"))
+
+
+# ---- component scripts become procedures ----
+def script_procs(comp: Composition) -> None:
+    """Parse each component's script fields into procedures named `<component>.<field>`."""
+    for cid, c in comp.components.items():
+        kind = comp.kinds.get(c.spec.kind)
+        declared: dict[str, tuple[str, ...]] = kind.value.scripts if kind else {}
+        for field, script in c.scripts.items():
+            if kind is not None and field not in declared:
+                known = sorted(set(declared) | {f for f in ("id", "kind", "count", "zone", "face_up", "props",
+                                                              "ends", "labels", "replace")})
+                comp.diagnostics.append(Diagnostic(
+                    "E200", f"unknown field `{field}` for a component of kind `{c.spec.kind}`",
+                    Span(script.span.file, script.span.line, 1, script.span.line, 2),
+                    help=did_you_mean(field, known) or f"declare it under kinds.{c.spec.kind}.scripts"))
+                continue
+            body, diags = parse_script(script, script.span.file)
+            comp.diagnostics += diags
+            if body is None:
+                continue
+            params = ("this", *declared.get(field, ()))
+            proc = ast.ProcDef(f"{cid}.{field}", params, body.stmts, span=body.span)
+            comp.procs[proc.name] = Declared(proc, c.module, script.span)
+
+
+KNOWN_SPECS = (KindSpec, ZoneSpec, CounterSpec)

@@ -1,0 +1,375 @@
+"""Reading a module folder: YAML with positions (ruamel.yaml), records (cattrs), scripts (Lark).
+
+Nothing here raises on bad input: every problem becomes a diagnostic with file, line, column.
+"""
+
+from __future__ import annotations
+
+import io
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
+from nemesis_rules.dsl.parse import parse_body, parse_module
+from nemesis_rules.ruleset.records import (
+    Catalog,
+    Component,
+    ComponentFile,
+    ComponentSpec,
+    Manifest,
+    Script,
+)
+
+MAX_FILE_BYTES = 4_000_000
+COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}
+
+
+@attrs.define
+class ModuleSource:
+    """Everything read from one module folder, before composition."""
+
+    path: Path
+    manifest: Manifest | None = None
+    manifest_span: Span = attrs.Factory(Span)
+    files: list[tuple[str, ComponentFile, Any]] = attrs.Factory(list)  # (file, record, raw yaml)
+    components: list[Component] = attrs.Factory(list)
+    scripts: list[ast.Module] = attrs.Factory(list)
+    catalogs: dict[str, list[tuple[str, Catalog, Any]]] = attrs.Factory(dict)  # lang -> files
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+    sources: dict[str, str] = attrs.Factory(dict)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id if self.manifest else self.path.name
+
+
+# ---- cattrs: strict scalars, errors mapped back to YAML positions ----
+def _strict(kind: type) -> typing.Callable[[Any, type], Any]:
+    def hook(value: Any, _: type) -> Any:
+        if type(value) is bool and kind is not bool or not isinstance(value, kind):
+            raise TypeError(f"expected {_type_name(kind)}, got {_describe(value)}")
+        return kind(value) if kind is not str else str(value)
+
+    return hook
+
+
+def _is_scalar_union(t: Any) -> bool:
+    return isinstance(t, types.UnionType | typing._UnionGenericAlias) and all(  # type: ignore[attr-defined]
+        a in (int, str, bool, type(None)) for a in typing.get_args(t)
+    )
+
+
+def _scalar_union(value: Any, t: Any) -> Any:
+    allowed = typing.get_args(t)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = int(value)
+    ok = (value is None and type(None) in allowed) or any(
+        type(value) is a for a in allowed if a is not type(None)
+    )
+    if not ok:
+        names = " or ".join(_type_name(a) for a in allowed)
+        raise TypeError(f"expected {names}, got {_describe(value)}")
+    return str(value) if isinstance(value, str) else value
+
+
+def _plain(value: Any, _: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_plain(v, None) for v in value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v, None) for k, v in value.items()}
+    if isinstance(value, str):
+        return str(value)
+    if value is None or isinstance(value, bool):
+        return value if value is None else bool(value)
+    if isinstance(value, int):
+        return int(value)  # ruamel's ScalarInt and friends become plain ints
+    raise TypeError(f"expected a number, a name, true/false or a list, got {_describe(value)}")
+
+
+def _type_name(t: Any) -> str:
+    return {int: "an integer", str: "a string", bool: "true or false", type(None): "nothing"}.get(
+        t, getattr(t, "__name__", str(t))
+    )
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (int, str, bool):
+        conv.register_structure_hook(kind, _strict(kind))
+    conv.register_structure_hook_func(_is_scalar_union, _scalar_union)
+    conv.register_structure_hook(Any, _plain)
+    return conv
+
+
+CONVERTER = _converter()
+
+
+def _error_paths(exc: BaseException, path: tuple) -> list[tuple[tuple, BaseException]]:
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        found = []
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            step = getattr(note, "name", getattr(note, "index", None))
+            found += _error_paths(sub, (*path, step))
+        for sub in without:
+            found += _error_paths(sub, path)
+        return found
+    if isinstance(exc, BaseExceptionGroup):
+        return [p for sub in exc.exceptions for p in _error_paths(sub, path)]
+    return [(path, exc)]
+
+
+def structure(raw: Any, cls: type, file: str, root: Any, base: tuple = ()) -> tuple[Any, list[Diagnostic]]:
+    """`raw` as a `cls` record, or None and the diagnostics (with positions from `root`)."""
+    if not isinstance(raw, dict):
+        span = yaml_span(root, base, file)
+        return None, [Diagnostic("E202", f"expected a mapping, got {_describe(raw)}", span)]
+    try:
+        return CONVERTER.structure(raw, cls), []
+    except Exception as exc:  # cattrs reports every field problem at once
+        return None, [_field_diagnostic(p, e, cls, file, root, base) for p, e in _error_paths(exc, ())]
+
+
+def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, root: Any, base: tuple) -> Diagnostic:
+    full = (*base, *path)
+    if isinstance(exc, ForbiddenExtraKeysError):
+        extra = sorted(exc.extra_fields)[0]
+        known = [f.name for f in attrs.fields(exc.cl)] if attrs.has(exc.cl) else []
+        hint = did_you_mean(extra, known) or f"known fields: {', '.join(known)}"
+        return Diagnostic("E200", f"unknown field `{extra}`", yaml_span(root, (*full, extra), file, key=True), help=hint)
+    if isinstance(exc, KeyError):
+        field = str(exc.args[0]) if exc.args else "?"
+        return Diagnostic("E201", f"missing field `{field}`", yaml_span(root, full[:-1] or full, file, key=True),
+                          help=f"add `{field}:`")
+    where = ".".join(str(p) for p in path) or "value"
+    return Diagnostic("E202", f"wrong type for `{where}`: {exc}", yaml_span(root, full, file))
+
+
+# ---- YAML with positions ----
+def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]:
+    """The YAML document (ruamel round-trip nodes keep positions), its text, and diagnostics."""
+    text, diags = read_text(path, file)
+    if text is None:
+        return None, None, diags
+    yaml = YAML(typ="rt", pure=True)
+    try:
+        return yaml.load(io.StringIO(text)), text, []
+    except MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        msg = (err.problem or err.context or "invalid YAML").strip()
+        return None, text, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),
+                                       help="check indentation, colons and quotes")]
+    except (YAMLError, ValueError, RecursionError, TypeError, AttributeError) as err:
+        return None, text, [Diagnostic("E103", f"YAML: {type(err).__name__}: {str(err)[:200]}",
+                                       Span(file, 1, 1, 1, 2))]
+
+
+def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
+    span = Span(file, 1, 1, 1, 2)
+    try:
+        if path.is_dir():
+            return None, [Diagnostic("E104", "a folder where a file was expected", span)]
+        data = path.read_bytes()
+    except OSError as err:
+        return None, [Diagnostic("E104", f"cannot read: {err.strerror or err}", span)]
+    if len(data) > MAX_FILE_BYTES:
+        return None, [Diagnostic("E104", f"file too large ({len(data)} bytes; limit {MAX_FILE_BYTES})",
+                                 span, help="split it into several files")]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        return None, [Diagnostic("E104", "not UTF-8 text", Span(file, line, 1, line, 2),
+                                 help="save the file as UTF-8")]
+    if "\x00" in text:
+        return None, [Diagnostic("E104", "binary data (a NUL byte) in a text file", span)]
+    return text, []
+
+
+def yaml_span(root: Any, path: tuple, file: str, key: bool = False) -> Span:
+    """The span of the node at `path` (or of its key), falling back to the nearest parent."""
+    line, col = 0, 0
+    node = root
+    for step in path:
+        pos = None
+        try:
+            if isinstance(node, CommentedMap) and step in node:
+                pos = node.lc.key(step) if key else node.lc.value(step)
+                node = node[step]
+            elif isinstance(node, CommentedSeq) and isinstance(step, int) and 0 <= step < len(node):
+                pos = node.lc.item(step)
+                node = node[step]
+            else:
+                break
+        except (KeyError, TypeError, AttributeError, IndexError):
+            break
+        if pos is not None and pos[0] is not None:
+            line, col = pos
+    width = len(str(path[-1])) if key and path else 1
+    if not key and isinstance(node, str | int) and not isinstance(node, bool):
+        width = max(1, len(str(node)))
+    return Span(file, line + 1, col + 1, line + 1, col + 1 + width)
+
+
+# ---- a module folder ----
+def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
+    src = ModuleSource(folder)
+    name = _display(folder, display_root)
+    manifest_file = folder / "module.yaml"
+    if not manifest_file.is_file():
+        src.diagnostics.append(Diagnostic("E104", "a module folder needs a module.yaml",
+                                          Span(f"{name}/module.yaml", 1, 1, 1, 2),
+                                          help="add module.yaml with id, name and version"))
+        return src
+    _load_manifest(src, manifest_file, _display(manifest_file, display_root))
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir() or path.name == "module.yaml" or path.name.startswith("."):
+            continue
+        shown = _display(path, display_root)
+        rel = path.relative_to(folder)
+        if rel.parts[0] == "i18n" and path.suffix in (".yaml", ".yml"):
+            _load_catalog(src, path, shown)
+        elif path.suffix in (".yaml", ".yml"):
+            _load_component_file(src, path, shown)
+        elif path.suffix == ".nem":
+            _load_script(src, path, shown)
+    return src
+
+
+def _display(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def _load_manifest(src: ModuleSource, path: Path, file: str) -> None:
+    raw, text, diags = read_yaml(path, file)
+    src.diagnostics += diags
+    if text is not None:
+        src.sources[file] = text
+    if raw is None and not diags:
+        src.diagnostics.append(Diagnostic("E201", "module.yaml is empty", Span(file, 1, 1, 1, 2),
+                                          help="add id, name and version"))
+    if raw is None:
+        return
+    manifest, diags = structure(raw, Manifest, file, raw)
+    src.diagnostics += diags
+    src.manifest = manifest
+    src.manifest_span = Span(file, 1, 1, 1, 2)
+
+
+def _load_catalog(src: ModuleSource, path: Path, file: str) -> None:
+    raw, text, diags = read_yaml(path, file)
+    src.diagnostics += diags
+    if text is not None:
+        src.sources[file] = text
+    if raw is None:
+        return
+    catalog, diags = structure(raw, Catalog, file, raw)
+    src.diagnostics += diags
+    if catalog is not None:
+        src.catalogs.setdefault(path.stem, []).append((file, catalog, raw))
+
+
+def _load_script(src: ModuleSource, path: Path, file: str) -> None:
+    text, diags = read_text(path, file)
+    src.diagnostics += diags
+    if text is None:
+        return
+    src.sources[file] = text
+    tree, diags = parse_module(text, file)
+    src.diagnostics += diags
+    if tree is not None:
+        src.scripts.append(tree)
+
+
+def _load_component_file(src: ModuleSource, path: Path, file: str) -> None:
+    raw, text, diags = read_yaml(path, file)
+    src.diagnostics += diags
+    if text is not None:
+        src.sources[file] = text
+    if raw is None:
+        return
+    record, diags = structure(raw, ComponentFile, file, raw)
+    src.diagnostics += diags
+    if record is None:
+        return
+    src.files.append((file, record, raw))
+    raw_list = raw.get("components") or []
+    for i, item in enumerate(raw_list):
+        component = _component(src, item, file, raw, ("components", i), text or "")
+        if component is not None:
+            src.components.append(component)
+
+
+def _component(src: ModuleSource, item: Any, file: str, root: Any, where: tuple, text: str) -> Component | None:
+    if not isinstance(item, dict):
+        src.diagnostics.append(Diagnostic("E202", f"a component must be a mapping, got {_describe(item)}",
+                                          yaml_span(root, where, file)))
+        return None
+    fields = {k: v for k, v in item.items() if k in COMPONENT_FIELDS}
+    extra = {str(k): v for k, v in item.items() if k not in COMPONENT_FIELDS}
+    spec, diags = structure(fields, ComponentSpec, file, root, where)
+    src.diagnostics += diags
+    if spec is None:
+        return None
+    scripts = {}
+    for key, value in extra.items():
+        if not isinstance(value, str):
+            hint = did_you_mean(key, COMPONENT_FIELDS) or "a script field holds a script (text)"
+            src.diagnostics.append(Diagnostic("E200", f"unknown field `{key}`",
+                                              yaml_span(root, (*where, key), file, key=True), help=hint))
+            continue
+        scripts[key] = _script(value, root, (*where, key), file, text)
+    return Component(spec, scripts, src.id, yaml_span(root, (*where, "id"), file))
+
+
+def _script(value: str, root: Any, where: tuple, file: str, text: str) -> Script:
+    """Where a script's text starts in its file, so its diagnostics point at the real line."""
+    span = yaml_span(root, where, file)
+    lines = text.splitlines()
+    start = span.line - 1  # 0-based line of the value's first character (or the `|`)
+    first = lines[start] if 0 <= start < len(lines) else ""
+    marker = first[span.column - 1:].lstrip()[:1] if first else ""
+    if marker in ("|", ">"):
+        body_line = start + 1
+        while body_line < len(lines) and not lines[body_line].strip():
+            body_line += 1
+        indent = len(lines[body_line]) - len(lines[body_line].lstrip()) if body_line < len(lines) else 0
+        return Script(value, span, body_line - _leading_blank(value), indent)
+    quote = 1 if marker in ("'", '"') else 0
+    return Script(value, span, start, span.column - 1 + quote)
+
+
+def _leading_blank(value: str) -> int:
+    return len(value) - len(value.lstrip("\n"))
+
+
+def parse_script(script: Script, file: str) -> tuple[ast.Body | None, list[Diagnostic]]:
+    return parse_body(script.text, file, script.line_offset, script.col_offset)

@@ -1,0 +1,114 @@
+"""The typed records a module's YAML is structured into (with cattrs).
+
+Field names here are the YAML keys; the loader reports unknown keys with a did-you-mean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from nemesis_rules.dsl.diagnostics import NO_SPAN, Span
+
+Scalar = int | str | bool | None
+VISIBILITIES = ("public", "owner", "hidden", "secret")
+PROP_TYPES = ("int", "bool", "symbol", "str", "entity", "list", "any")
+
+
+@attrs.frozen
+class OptionSpec:
+    values: tuple[Scalar, ...]
+    default: Scalar = None
+
+
+@attrs.frozen
+class PlayerRange:
+    min: int = 1
+    max: int = 8
+
+
+@attrs.frozen
+class Manifest:
+    id: str
+    name: str
+    version: str
+    engine: str = ">=0.1"
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    players: PlayerRange | None = None
+    entry: str | None = None
+    options: dict[str, OptionSpec] = attrs.Factory(dict)
+    description: str = ""
+
+
+@attrs.frozen
+class KindSpec:
+    props: dict[str, str] = attrs.Factory(dict)
+    defaults: dict[str, Any] = attrs.Factory(dict)
+    scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    zones: tuple[str, ...] = ()
+    link: bool = False
+
+
+@attrs.frozen
+class ZoneSpec:
+    visibility: str = "public"
+    per: str | None = None
+    size: int | None = None  # how many entities it holds at the start (checked)
+
+
+@attrs.frozen
+class CounterSpec:
+    min: int = 0
+    max: int = 99
+    start: int = 0
+    clamp: bool = False
+
+
+@attrs.frozen
+class ComponentSpec:
+    id: str
+    kind: str
+    count: int = 1
+    zone: str | None = None
+    face_up: bool = True
+    props: dict[str, Any] = attrs.Factory(dict)
+    ends: tuple[str, str] | None = None
+    labels: tuple[Scalar, Scalar] | None = None
+    replace: bool = False
+
+
+@attrs.frozen
+class ComponentFile:
+    symbols: tuple[str, ...] = ()
+    kinds: dict[str, KindSpec] = attrs.Factory(dict)
+    zones: dict[str, ZoneSpec] = attrs.Factory(dict)
+    counters: dict[str, CounterSpec] = attrs.Factory(dict)
+    dice: dict[str, tuple[int | str, ...]] = attrs.Factory(dict)
+    components: tuple[dict[str, Any], ...] = ()  # structured one by one (script fields vary)
+    remove: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Catalog:
+    names: dict[str, str] = attrs.Factory(dict)
+    messages: dict[str, str] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class Script:
+    """A script field of a component: its text and where that text starts in its file."""
+
+    text: str
+    span: Span
+    line_offset: int
+    col_offset: int
+
+
+@attrs.frozen
+class Component:
+    spec: ComponentSpec
+    scripts: dict[str, Script]
+    module: str
+    span: Span = NO_SPAN

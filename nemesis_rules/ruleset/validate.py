@@ -1,0 +1,347 @@
+"""Checks of a composed ruleset: its data (kinds, zones, components, catalogs) and, through the
+script checker, every procedure, function, trigger, hook, action and phase."""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.check import Callable_, Checker, Environment
+from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.engine.primitives import REGISTRY
+from nemesis_rules.ruleset.compose import Composition, script_procs
+from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
+
+BASE_LANG = "en"
+NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def validate(comp: Composition) -> Environment:
+    """Append every finding to `comp.diagnostics`; return the names environment."""
+    script_procs(comp)
+    _check_declarations(comp)
+    _check_components(comp)
+    env = environment(comp)
+    _check_scripts(comp, env)
+    _check_catalogs(comp, env)
+    return env
+
+
+def environment(comp: Composition) -> Environment:
+    env = Environment()
+    for table, what in ((comp.symbols, "symbol"), (comp.components, "component"), (comp.kinds, "kind"),
+                        (comp.dice, "die"), (comp.actions, "action")):
+        for name in table:
+            env.values[name] = what
+    for faces in comp.dice.values():
+        for f in faces.value:
+            if isinstance(f, str):
+                env.values.setdefault(f, "symbol")
+    for name in comp.options:
+        env.values.setdefault(name, "option")
+        for v in comp.options[name].values:
+            if isinstance(v, str):
+                env.values.setdefault(v, "symbol")
+    for name, z in comp.zones.items():
+        if z.value.per is None:
+            env.values[name] = "zone"
+        else:
+            env.callables[name] = Callable_("zone", ("owner",), False)
+    env.counters = set(comp.counters)
+    for name, d in comp.procs.items():
+        env.callables[name] = Callable_("procedure", d.value.params, True)
+    for name, d in comp.fns.items():
+        env.callables[name] = Callable_("function", d.value.params, False)
+    for name in comp.phases:
+        env.callables[name] = Callable_("phase", (), True)
+    env.events = {n: d.value.params for n, d in comp.events.items()}
+    for k in comp.kinds.values():
+        env.props |= set(k.value.props)
+        env.scripts.update(k.value.scripts)
+    en = comp.catalogs.get(BASE_LANG, {})
+    env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
+    return env
+
+
+# ---- data ----
+def _check_declarations(comp: Composition) -> None:
+    diags = comp.diagnostics
+    for name, d in comp.kinds.items():
+        k = d.value
+        for prop, t in k.props.items():
+            if t not in PROP_TYPES:
+                diags.append(Diagnostic("E202", f"unknown prop type `{t}` for `{name}.{prop}`", d.span,
+                                        help=did_you_mean(t, PROP_TYPES) or f"types: {', '.join(PROP_TYPES)}"))
+        for prop in k.defaults:
+            if prop not in k.props:
+                diags.append(Diagnostic("E306", f"default for undeclared prop `{prop}` of kind `{name}`", d.span,
+                                        help=did_you_mean(prop, k.props)))
+        for z in k.zones:
+            spec = comp.zones.get(z)
+            if spec is None:
+                diags.append(Diagnostic("E305", f"kind `{name}` owns unknown zone `{z}`", d.span,
+                                        help=did_you_mean(z, comp.zones)))
+            elif spec.value.per != name:
+                diags.append(Diagnostic("E305", f"zone `{z}` must say `per: {name}` to belong to `{name}`",
+                                        spec.span))
+    for name, d in comp.zones.items():
+        z = d.value
+        if z.visibility not in VISIBILITIES:
+            diags.append(Diagnostic("E202", f"unknown visibility `{z.visibility}` for zone `{name}`", d.span,
+                                    help=did_you_mean(z.visibility, VISIBILITIES) or ", ".join(VISIBILITIES)))
+        if z.per is not None and z.per not in comp.kinds and z.per != "player":
+            diags.append(Diagnostic("E304", f"zone `{name}` is per unknown kind `{z.per}`", d.span,
+                                    help=did_you_mean(z.per, comp.kinds)))
+    for name, d in comp.counters.items():
+        c = d.value
+        if not c.min <= c.start <= c.max:
+            diags.append(Diagnostic("E202", f"counter `{name}` starts at {c.start}, outside {c.min}..{c.max}",
+                                    d.span))
+    for name, d in comp.dice.items():
+        if not d.value:
+            diags.append(Diagnostic("E202", f"die `{name}` has no faces", d.span))
+    for name, spec in comp.options.items():
+        if spec.default is not None and spec.default not in spec.values:
+            diags.append(Diagnostic("E202", f"option `{name}` defaults to {spec.default!r}, not one of its values",
+                                    comp.modules[0].manifest_span if comp.modules else Span()))
+    _check_names(comp)
+
+
+def _check_names(comp: Composition) -> None:
+    tables = {"symbol": comp.symbols, "kind": comp.kinds, "zone": comp.zones, "counter": comp.counters,
+              "die": comp.dice}
+    seen: dict[str, str] = {}
+    for what, table in tables.items():
+        for name, d in table.items():
+            if not NAME_RE.fullmatch(name):
+                comp.diagnostics.append(Diagnostic("E202", f"{what} name `{name}` must be lowercase letters, "
+                                                   "digits and _", d.span))
+            if name in seen and seen[name] != what and what != "symbol":
+                comp.diagnostics.append(Diagnostic("E500", f"`{name}` is both a {seen[name]} and a {what}", d.span,
+                                                   help="names share one namespace in scripts"))
+            seen.setdefault(name, what)
+
+
+def _check_components(comp: Composition) -> None:
+    sizes: dict[str, int] = {}
+    for cid, c in comp.components.items():
+        spec, span = c.spec, c.span
+        if not NAME_RE.fullmatch(cid):
+            comp.diagnostics.append(Diagnostic("E202", f"component id `{cid}` must be lowercase letters, digits "
+                                               "and _", span))
+        kind = comp.kinds.get(spec.kind)
+        if kind is None:
+            comp.diagnostics.append(Diagnostic("E304", f"unknown kind `{spec.kind}`", span,
+                                               help=did_you_mean(spec.kind, comp.kinds)))
+            continue
+        if spec.count < 1:
+            comp.diagnostics.append(Diagnostic("E202", f"`count` must be at least 1, got {spec.count}", span))
+        for prop, value in spec.props.items():
+            _check_prop(comp, cid, kind.value.props, prop, value, span)
+        if spec.zone is not None:
+            _check_zone_ref(comp, spec.zone, span)
+            sizes[spec.zone.split("@")[0]] = sizes.get(spec.zone.split("@")[0], 0) + spec.count
+        _check_link(comp, cid, kind.value.link, spec, span)
+    for name, d in comp.zones.items():
+        want = d.value.size
+        if want is not None and sizes.get(name, 0) != want:
+            comp.diagnostics.append(Diagnostic("E501", f"zone `{name}` should start with {want} entities, "
+                                               f"the components put {sizes.get(name, 0)} there", d.span,
+                                               help="check the counts of its components"))
+
+
+_VALUE_CHECKS = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "symbol": lambda v: isinstance(v, str),
+    "str": lambda v: isinstance(v, str),
+    "entity": lambda v: isinstance(v, str) or v is None,
+    "list": lambda v: isinstance(v, tuple),
+    "any": lambda v: True,
+}
+
+
+def _check_prop(comp: Composition, cid: str, props: dict[str, str], prop: str, value: Any, span: Span) -> None:
+    if prop not in props:
+        comp.diagnostics.append(Diagnostic("E306", f"component `{cid}` sets undeclared prop `{prop}`", span,
+                                           help=did_you_mean(prop, props) or "declare it in the kind's props"))
+        return
+    check = _VALUE_CHECKS.get(props[prop], _VALUE_CHECKS["any"])
+    if value is not None and not check(value):
+        comp.diagnostics.append(Diagnostic("E202", f"prop `{prop}` of `{cid}` should be {props[prop]}, "
+                                           f"got {value!r}", span))
+
+
+def _check_zone_ref(comp: Composition, zone: str, span: Span) -> None:
+    name, _, owner = zone.partition("@")
+    spec = comp.zones.get(name)
+    if spec is None:
+        comp.diagnostics.append(Diagnostic("E305", f"unknown zone `{name}`", span,
+                                           help=did_you_mean(name, comp.zones)))
+    elif spec.value.per is None and owner:
+        comp.diagnostics.append(Diagnostic("E305", f"zone `{name}` has no owner; write just `{name}`", span))
+    elif spec.value.per is not None and not owner:
+        comp.diagnostics.append(Diagnostic("E305", f"zone `{name}` belongs to each {spec.value.per}; "
+                                           f"write `{name}@<id>`", span))
+    elif owner and spec.value.per != "player" and owner not in comp.components:
+        comp.diagnostics.append(Diagnostic("E303", f"unknown owner `{owner}` in zone `{zone}`", span,
+                                           help=did_you_mean(owner, comp.components)))
+
+
+def _check_link(comp: Composition, cid: str, is_link: bool, spec, span: Span) -> None:
+    if is_link and spec.ends is None:
+        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` needs `ends: [a, b]`", span))
+    if not is_link and (spec.ends is not None or spec.labels is not None):
+        comp.diagnostics.append(Diagnostic("E200", f"`{cid}` is not of a link kind; `ends`/`labels` do not "
+                                           "apply", span, help="add `link: true` to its kind"))
+    for end in spec.ends or ():
+        if end not in comp.components:
+            comp.diagnostics.append(Diagnostic("E303", f"link `{cid}` ends at unknown component `{end}`", span,
+                                               help=did_you_mean(end, comp.components)))
+    if is_link and spec.count != 1:
+        comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", span))
+
+
+# ---- scripts ----
+def _check_scripts(comp: Composition, env: Environment) -> None:
+    checker = Checker(env)
+    for d in comp.procs.values():
+        checker.check_body(d.value.params, d.value.body)
+    for d in comp.fns.values():
+        checker.check_expr(d.value.params, d.value.expr)
+    for d in comp.modifiers:
+        m = d.value
+        _same_arity(comp, env, m.name, m.params, m.span, {"function"}, "modifier")
+        checker.check_expr(m.params, m.when) if m.when is not None else None
+        checker.check_expr(m.params, m.expr)
+    for d in comp.triggers:
+        t = d.value
+        if t.event not in env.events:
+            comp.diagnostics.append(Diagnostic("E308", f"trigger on unknown event `{t.event}`", t.span,
+                                               help=did_you_mean(t.event, env.events)))
+        elif len(t.params) != len(env.events[t.event]):
+            comp.diagnostics.append(Diagnostic("E400", f"event `{t.event}` has {len(env.events[t.event])} "
+                                               f"parameters, the trigger names {len(t.params)}", t.span))
+        _when_and_body(checker, t.params, t.when, t.body)
+    for d in comp.hooks:
+        h = d.value
+        _same_arity(comp, env, h.target, h.params, h.span, {"procedure"}, "hook")
+        env.called.add(h.target)
+        _when_and_body(checker, h.params, h.when, h.body)
+    for d in comp.actions.values():
+        _check_action(checker, d.value)
+    _check_phases(comp, env)
+    _check_entry(comp, env)
+    comp.diagnostics += checker.diagnostics
+    _unused_procs(comp, env)
+
+
+def _when_and_body(checker: Checker, params, when, body) -> None:
+    if when is not None:
+        checker.check_expr(params, when)
+    checker.check_body(params, body)
+
+
+def _same_arity(comp, env, name, params, span, kinds, what) -> None:
+    target = env.callables.get(name)
+    if target is None or target.what not in kinds:
+        known = [n for n, c in env.callables.items() if c.what in kinds]
+        comp.diagnostics.append(Diagnostic("E302", f"{what} on unknown {'/'.join(sorted(kinds))} `{name}`", span,
+                                           help=did_you_mean(name, known)))
+    elif len(target.params) != len(params):
+        comp.diagnostics.append(Diagnostic("E400", f"`{name}` has {len(target.params)} parameters, the {what} "
+                                           f"names {len(params)}", span))
+
+
+def _check_action(checker: Checker, a: ast.ActionDef) -> None:
+    scope = [a.actor]
+    for p in a.params:
+        checker.check_expr(scope, p.domain)
+        scope.append(p.name)
+    if a.cost is not None:
+        checker.check_expr([a.actor], a.cost)
+    if a.when is not None:
+        checker.check_expr([a.actor], a.when)
+    checker.check_body(scope, a.body)
+
+
+def _check_phases(comp: Composition, env: Environment) -> None:
+    for name, d in comp.phases.items():
+        for step in d.value:
+            target = env.callables.get(step)
+            if target is None or target.what not in ("procedure", "phase"):
+                comp.diagnostics.append(Diagnostic("E302", f"phase `{name}` names unknown step `{step}`", d.span,
+                                                   help=did_you_mean(step, comp.procs) or f"add `proc {step}():`"))
+            elif target.params:
+                comp.diagnostics.append(Diagnostic("E400", f"step `{step}` must take no parameters", d.span))
+            env.called.add(step)
+
+
+def _check_entry(comp: Composition, env: Environment) -> None:
+    if comp.entry is None:
+        if comp.modules:
+            comp.diagnostics.append(Diagnostic("E201", "no module names an `entry` procedure",
+                                               comp.modules[0].manifest_span, help="add `entry: main` to module.yaml"))
+        return
+    target = env.callables.get(comp.entry.value)
+    if target is None or target.what not in ("procedure", "phase"):
+        comp.diagnostics.append(Diagnostic("E302", f"entry procedure `{comp.entry.value}` not found",
+                                           comp.entry.span, help=did_you_mean(comp.entry.value, comp.procs)))
+    elif target.params:
+        comp.diagnostics.append(Diagnostic("E400", "the entry procedure must take no parameters", comp.entry.span))
+    env.called.add(comp.entry.value)
+
+
+def _unused_procs(comp: Composition, env: Environment) -> None:
+    for name, d in comp.procs.items():
+        if "." in name or name in env.called or name in ("pay_cost",):
+            continue
+        comp.diagnostics.append(Diagnostic("W503", f"procedure `{name}` is never called", d.span,
+                                           help="call it, name it as a phase step, or remove it",
+                                           severity=WARNING))
+
+
+# ---- translations ----
+def _placeholders(text: str) -> set[str]:
+    try:
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+    except ValueError:
+        return {"<malformed>"}
+
+
+def _check_catalogs(comp: Composition, env: Environment) -> None:
+    base = comp.catalogs.get(BASE_LANG)
+    if not comp.catalogs:
+        return
+    if base is None:
+        span = comp.modules[0].manifest_span if comp.modules else Span()
+        comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
+        return
+    for key, d in base.items():
+        if key.startswith("messages.") and key.split(".", 1)[1] not in env.used_messages:
+            comp.diagnostics.append(Diagnostic("W601", f"message `{key.split('.', 1)[1]}` is never used", d.span,
+                                               help="remove it, or use it in log() or a prompt", severity=WARNING))
+        if key.startswith("names.") and key.split(".", 1)[1] not in env.values and key.split(".", 1)[1] not in \
+                env.callables and key.split(".", 1)[1] not in env.counters and key.split(".", 1)[1] not in env.props:
+            comp.diagnostics.append(Diagnostic("W601", f"name `{key.split('.', 1)[1]}` translates nothing declared",
+                                               d.span, help="remove it or fix its spelling", severity=WARNING))
+    for lang, table in comp.catalogs.items():
+        if lang == BASE_LANG:
+            continue
+        for key, d in base.items():
+            if key not in table:
+                comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
+                                                   d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
+            elif _placeholders(d.value) != _placeholders(table[key].value):
+                comp.diagnostics.append(Diagnostic(
+                    "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
+                    f"{sorted(_placeholders(d.value))} in en", table[key].span))
+        for key, d in table.items():
+            if key not in base:
+                comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
+                                                   d.span, severity=WARNING, help="add it to en.yaml or remove it"))
+
+
+USED = (REGISTRY,)
