@@ -55,6 +55,8 @@ class Ruleset:
         text = str(value)
         if text in self.names:
             return self.names[text]
+        if text in self.program.player_ids:
+            return f"{self.names.get('player', 'Player')} {text.removeprefix('player')}"
         base, _, number = text.partition("#")
         if number and base in self.names:
             return f"{self.names[base]} {number}"

@@ -2,7 +2,7 @@
 
 Entities are lists `[kind, zone, props, face_up, component]` (indexed by the E_* constants) so
 that a clone copies little. Zones are lists of entity ids, top first. Frames of the interpreter
-are `[code_name, pc, locals]`. Every value a script can hold is None, bool, int, str or a tuple
+are `[code_name, pc, locals, returns]`. Every value a script can hold is None, bool, int, str or a tuple
 of values; JSON turns tuples into arrays, and `from_json` turns them back.
 """
 
@@ -44,7 +44,7 @@ class GameState:
             {k: v[:] for k, v in self.zones.items()},
             dict(self.counters),
             self.rng,
-            [[f[0], f[1], f[2][:]] for f in self.stack],
+            [[f[0], f[1], f[2][:], f[3]] for f in self.stack],
             self.pending,  # replaced, never mutated in place
             self.log[:],
             self.result,
@@ -75,7 +75,7 @@ class GameState:
             zones={k: list(v) for k, v in data["zones"].items()},
             counters=dict(data["counters"]),
             rng=data["rng"],
-            stack=[[f[0], f[1], [tuplify(v) for v in f[2]]] for f in data["stack"]],
+            stack=[[f[0], f[1], [tuplify(v) for v in f[2]], f[3]] for f in data["stack"]],
             pending=tuplify(data["pending"]),
             log=[tuplify(entry) for entry in data["log"]],
             result=tuplify(data["result"]),

@@ -164,7 +164,7 @@ CODES: tuple[LintCode, ...] = (
         ## Example
         ```
         $ nemesis-lint rulesets/bsae
-        rulesets/bsae:1:1: E104 no such file or directory
+        rulesets/bsae:1:1: E104 no such file or folder
         ```
 
         ## Instead

@@ -1,7 +1,8 @@
-"""Run the checks on paths: find the module folders, call the loader, catch its crashes.
+"""Run the checks on paths: call the loader and turn whatever goes wrong into diagnostics.
 
-The loader (`nemesis_rules.ruleset.check_api.check_paths`) does the checking; this module only
-prepares its input and turns whatever goes wrong around it into diagnostics.
+The loader (`nemesis_rules.ruleset.check_api.check_paths`) does the checking: it checks a file
+as part of its module (keeping only that file's findings) and follows `requires`. This module
+reports paths that cannot be read, and turns a crash or a malformed answer into E999.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from nemesis_rules.dsl.diagnostics import Diagnostic, Span
 from nemesis_rules.lint.codes import INTERNAL_ERROR, UNREADABLE_FILE
 from nemesis_rules.ruleset import check_api
 
-MODULE_MANIFEST = "module.yaml"
 TRACEBACK_ENV = "NEMESIS_LINT_TRACEBACK"
 
 Sources = dict[str, str]
@@ -25,30 +25,11 @@ def path_problem(path: Path) -> str:
     """Why `path` cannot be linted, or an empty string."""
     try:
         if not path.exists():
-            return "no such file or directory"
+            return "no such file or folder"
         mode = os.R_OK | (os.X_OK if path.is_dir() else 0)
         return "" if os.access(path, mode) else "permission denied"
     except (OSError, ValueError) as error:
         return f"cannot read the path: {error}"
-
-
-def module_root(path: Path) -> Path:
-    """The module folder a file belongs to (nearest parent with module.yaml), or the path."""
-    if path.is_dir():
-        return path
-    for parent in path.resolve().parents:
-        if (parent / MODULE_MANIFEST).is_file():
-            return _relative_if_possible(parent, path)
-    return path
-
-
-def _relative_if_possible(folder: Path, original: Path) -> Path:
-    if original.is_absolute():
-        return folder
-    try:
-        return folder.relative_to(Path.cwd().resolve())
-    except ValueError:
-        return folder
 
 
 def unreadable(path: Path, reason: str) -> Diagnostic:
@@ -73,7 +54,7 @@ def lint_paths(paths: Sequence[Path]) -> tuple[list[Diagnostic], Sources]:
     """Every finding for `paths` and the source text of each file, without raising."""
     problems = [(p, path_problem(p)) for p in paths]
     found = [unreadable(p, why) for p, why in problems if why]
-    roots = _unique(module_root(p) for p, why in problems if not why)
+    roots = _unique(p for p, why in problems if not why)
     if not roots:
         return found, {}
     diagnostics, sources = _call_loader(roots)

@@ -146,16 +146,34 @@ def structure(raw: Any, cls: type, file: str, root: Any, base: tuple = ()) -> tu
     if not isinstance(raw, dict):
         span = yaml_span(root, base, file)
         return None, [Diagnostic("E202", f"expected a mapping, got {_describe(raw)}", span)]
+    bad_keys = _non_string_keys(raw, base)
+    if bad_keys:
+        return None, [Diagnostic("E202", f"a key must be a name, got {_describe(key)}", yaml_span(root, where, file))
+                      for where, key in bad_keys]
     try:
         return CONVERTER.structure(raw, cls), []
     except Exception as exc:  # cattrs reports every field problem at once
         return None, [_field_diagnostic(p, e, cls, file, root, base) for p, e in _error_paths(exc, ())]
 
 
+def _non_string_keys(value: Any, path: tuple) -> list[tuple[tuple, Any]]:
+    found: list[tuple[tuple, Any]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                found.append((path, k))
+            else:
+                found += _non_string_keys(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found += _non_string_keys(v, (*path, i))
+    return found
+
+
 def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, root: Any, base: tuple) -> Diagnostic:
     full = (*base, *path)
     if isinstance(exc, ForbiddenExtraKeysError):
-        extra = sorted(exc.extra_fields)[0]
+        extra = sorted(map(str, exc.extra_fields or ()))[0] if exc.extra_fields else "?"
         known = [f.name for f in attrs.fields(exc.cl)] if attrs.has(exc.cl) else []
         hint = did_you_mean(extra, known) or f"known fields: {', '.join(known)}"
         return Diagnostic("E200", f"unknown field `{extra}`", yaml_span(root, (*full, extra), file, key=True), help=hint)

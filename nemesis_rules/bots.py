@@ -1,0 +1,154 @@
+"""Bots: frontends that pick an option from what their seat may see, never from the full state.
+
+A bot gets a `Seen`: its seat, the current decision (prompt and labelled options) and, on
+demand, `game.view(seat)`. It returns the index of an option.
+
+* `RandomBot` picks uniformly with its own seeded generator.
+* `HeuristicBot` scores every option with weighted hooks, `(seen, option) -> float`, and takes
+  the best (ties broken by its seeded generator). The generic hooks know no game:
+  - `avoid_passing`: do something rather than pass when the decision is optional;
+  - `use_own_things`: prefer options that are entities in a zone the bot's player owns (play
+    the cards in hand, use the items carried);
+  - `target_the_leader`: when the options are players, prefer another player over oneself,
+    and among the others the one whose visible numbers (the sum of its int props) are highest.
+  Modules add their own hooks with `register_hooks(module_id, [(hook, weight), ...])`; a bot
+  built for a ruleset uses the hooks of each of its modules after the generic ones.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+from nemesis_rules.api import Decision, Game, Option
+
+BOT_KINDS = ("random", "heuristic")
+
+
+class Seen:
+    """What a bot may look at: its seat, the decision, and its seat's view (made on demand)."""
+
+    __slots__ = ("seat", "decision", "modules", "_game", "_view")
+
+    def __init__(self, game: Game, seat: int, decision: Decision) -> None:
+        self.seat = seat
+        self.decision = decision
+        self.modules = game.rules.modules
+        self._game = game
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._game.view(self.seat)
+        return self._view
+
+    def player_ids(self) -> list[str]:
+        """The player entities in seat order (the engine creates one a seat, in order)."""
+        return [eid for eid, ent in self.view["entities"].items() if ent["kind"] == "player"]
+
+    def me(self) -> str:
+        return self.player_ids()[self.seat]
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, seen: Seen) -> int: ...
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int | str) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, seen: Seen) -> int:
+        return self.rng.randrange(len(seen.decision.options))
+
+
+Hook = Callable[[Seen, Option], float]
+
+
+def avoid_passing(seen: Seen, option: Option) -> float:
+    return -1.0 if option.value is None and len(seen.decision.options) > 1 else 0.0
+
+
+def use_own_things(seen: Seen, option: Option) -> float:
+    if not isinstance(option.value, str):
+        return 0.0
+    ent = seen.view["entities"].get(option.value)
+    zone = ent.get("zone") if ent else None
+    return 0.5 if zone and zone.endswith("@" + seen.me()) else 0.0
+
+
+def target_the_leader(seen: Seen, option: Option) -> float:
+    players = seen.player_ids()
+    if option.value not in players:
+        return 0.0
+    if option.value == seen.me():
+        return -1.0
+    others = sorted((_standing(seen, p), p) for p in players if p != seen.me())
+    rank = [p for _, p in others].index(option.value)
+    return (rank + 1) / len(others)
+
+
+def _standing(seen: Seen, player: str) -> int:
+    props = seen.view["entities"][player]["props"]
+    return sum(v for v in props.values() if isinstance(v, int) and not isinstance(v, bool))
+
+
+GENERIC_HOOKS: list[tuple[Hook, float]] = [
+    (avoid_passing, 2.0), (use_own_things, 1.0), (target_the_leader, 1.0),
+]
+MODULE_HOOKS: dict[str, list[tuple[Hook, float]]] = {}
+
+
+def register_hooks(module_id: str, hooks: Iterable[tuple[Hook, float]]) -> None:
+    """Add scoring hooks that a heuristic bot uses when `module_id` is loaded."""
+    MODULE_HOOKS.setdefault(module_id, []).extend(hooks)
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int | str, hooks: Sequence[tuple[Hook, float]] | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.hooks = list(GENERIC_HOOKS if hooks is None else hooks)
+
+    def for_modules(self, modules: Iterable[str]) -> HeuristicBot:
+        for m in modules:
+            self.hooks += MODULE_HOOKS.get(m, [])
+        return self
+
+    def score(self, seen: Seen, option: Option) -> float:
+        return sum(weight * hook(seen, option) for hook, weight in self.hooks)
+
+    def choose(self, seen: Seen) -> int:
+        options = seen.decision.options
+        if len(options) == 1:
+            return 0
+        scored = [(self.score(seen, o), self.rng.random(), o.index) for o in options]
+        return max(scored)[2]
+
+
+def make_bot(kind: str, seed: int | str, modules: Iterable[str] = ()) -> Bot:
+    """A bot by name (`random` or `heuristic`), seeded."""
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "heuristic":
+        return HeuristicBot(seed).for_modules(modules)
+    raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
+
+
+def bot_seed(game_seed: int, seat: int) -> str:
+    """A bot's own seed, derived from the game's (the same in every process and run)."""
+    return f"bot:{game_seed}:{seat}"
+
+
+def play_turn(game: Game, bots: dict[int, Bot]) -> None:
+    """Let the bot of the deciding seat take the current decision."""
+    d = game.decision
+    assert d is not None, "play_turn() needs a game with a decision"
+    game.apply(bots[d.player].choose(Seen(game, d.player, d)))

@@ -1,0 +1,253 @@
+"""The engine on the toy game: full games, determinism, save/clone, budgets, illegal moves, views."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nemesis_rules import Game, IllegalMoveError, RulesError, load_ruleset
+from nemesis_rules.engine.state import E_ZONE
+from tests.conftest import TOY
+from tests.strategies import play_randomly
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_toy_game_ends_for_1000_seeds(toy_rules) -> None:
+    reasons = set()
+    for seed in range(1000):
+        game = Game.new(toy_rules, players=1 + seed % 4, seed=seed)
+        play_randomly(game, seed)
+        assert game.over and game.decision is None
+        assert game.result["reason"] in ("goal_reached", "time_up")
+        reasons.add(game.result["reason"])
+    assert "goal_reached" in reasons
+
+
+def test_every_entity_is_in_exactly_the_zone_it_says(toy_rules) -> None:
+    game = Game.new(toy_rules, players=3, seed=5)
+    rnd = random.Random(5)
+    while not game.over:
+        st = game.state
+        listed = [e for zone in st.zones.values() for e in zone]
+        assert len(listed) == len(set(listed))
+        for zone, members in st.zones.items():
+            assert all(st.entities[e][E_ZONE] == zone for e in members)
+        game.apply(rnd.randrange(len(game.decision.options)))
+
+
+_PLAY_SCRIPT = textwrap.dedent("""
+    import hashlib, random, sys
+    from nemesis_rules import Game, load_ruleset
+    rules = load_ruleset(sys.argv[1])
+    for seed in range(int(sys.argv[2])):
+        game = Game.new(rules, players=1 + seed % 4, seed=seed)
+        rnd = random.Random(seed)
+        while not game.over:
+            game.apply(rnd.randrange(len(game.decision.options)))
+        print(seed, hashlib.sha256(game.to_json().encode()).hexdigest())
+""")
+
+
+def _play_in_process(hash_seed: str) -> str:
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    done = subprocess.run([sys.executable, "-c", _PLAY_SCRIPT, str(TOY), "20"], capture_output=True,
+                          text=True, env=env, cwd=ROOT, check=True)
+    return done.stdout
+
+
+def test_same_seed_and_decisions_give_identical_json_across_processes() -> None:
+    first, second = _play_in_process("1"), _play_in_process("4242")
+    assert first == second and len(first.splitlines()) == 20
+
+
+def _policy(seed: int, step: int, n: int) -> int:
+    return random.Random(seed * 100_003 + step).randrange(n)
+
+
+def _finish(game: Game, seed: int, step: int) -> str:
+    while not game.over:
+        game.apply(_policy(seed, step, len(game.decision.options)))
+        step += 1
+    return game.to_json()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_copies_taken_at_any_decision_continue_exactly(toy_rules, seed: int) -> None:
+    game = Game.new(toy_rules, players=2 + seed % 3, seed=seed)
+    copies = []
+    step = 0
+    while not game.over:
+        text = game.to_json()
+        restored = Game.from_json(toy_rules, text)
+        assert restored.to_json() == text and restored.state == game.state
+        copies.append((step, game.clone(), restored))
+        game.apply(_policy(seed, step, len(game.decision.options)))
+        step += 1
+    final = game.to_json()
+    for at, clone, restored in copies:
+        assert _finish(clone, seed, at) == final
+        assert _finish(restored, seed, at) == final
+
+
+def _module(tmp_path: Path, script: str, name: str = "loop") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "module.yaml").write_text(
+        f"id: {name}\nname: {name}\nversion: 0.1.0\nplayers: {{min: 1, max: 2}}\nentry: main\n")
+    (folder / "rules.nem").write_text(textwrap.dedent(script))
+    return folder
+
+
+@pytest.mark.parametrize("script, line", [
+    ("proc main():\n    let n = 0\n    while true:\n        n += 1\n", 4),
+    ("proc main():\n    again()\n\nproc again():\n    again()\n", 5),
+    ("fn deep(x) = deep(x + 1)\nproc main():\n    let y = deep(1)\n", 3),
+])
+def test_endless_scripts_stop_with_a_located_rules_error(tmp_path: Path, script: str, line: int) -> None:
+    rules = load_ruleset(_module(tmp_path, script))
+    with pytest.raises(RulesError) as err:
+        Game.new(rules, players=1)
+    [d] = err.value.diagnostics
+    assert d.span.file.endswith("rules.nem") and d.span.line == line
+
+
+def test_a_rules_error_stops_the_game_for_good(tmp_path: Path) -> None:
+    script = "proc main():\n    let p = player_at(0)\n    let x = choose(p, [1, 2])\n    fail(\"broken\")\n"
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    with pytest.raises(RulesError, match="broken"):
+        game.apply(0)
+    with pytest.raises(RulesError, match="broken"):
+        game.apply(0)
+
+
+@pytest.mark.parametrize("bad", [-1, 99, "0", 1.0, None, True])
+def test_illegal_option_is_refused_and_changes_nothing(toy_rules, bad) -> None:
+    game = Game.new(toy_rules, players=2, seed=3)
+    before = game.to_json()
+    with pytest.raises(IllegalMoveError):
+        game.apply(bad)
+    assert game.to_json() == before
+
+
+def test_an_option_of_an_earlier_decision_is_refused(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=3)
+    stale = game.decision.options[-1]
+    game.apply(0)
+    while len(game.decision.options) > stale.index and game.decision.options[stale.index] == stale:
+        game.apply(0)
+    before = game.to_json()
+    with pytest.raises(IllegalMoveError):
+        game.apply(stale)
+    assert game.to_json() == before
+
+
+def test_applying_after_the_end_is_refused(toy_rules) -> None:
+    game = Game.new(toy_rules, players=1, seed=1)
+    play_randomly(game, 1)
+    with pytest.raises(IllegalMoveError, match="over"):
+        game.apply(0)
+
+
+def test_bad_game_settings_are_refused(toy_rules) -> None:
+    for kwargs in ({"players": 9}, {"players": 0}, {"seed": "x"}, {"length": "long"}, {"lenght": "short"}):
+        with pytest.raises(RulesError):
+            Game.new(toy_rules, **{"players": 2, **kwargs})
+
+
+def test_corrupt_saves_are_refused(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=3)
+    data = json.loads(game.to_json())
+    data["stack"][0][0] = "no_such_proc"
+    for text in ("", "{}", "[1]", json.dumps(data), game.to_json().replace('"format":1', '"format":7')):
+        with pytest.raises(RulesError):
+            Game.from_json(toy_rules, text)
+
+
+def _hands(game: Game) -> dict[str, list[str]]:
+    return {k: v for k, v in game.state.zones.items() if k.startswith("hand@")}
+
+
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 12), data=st.data())
+def test_views_do_not_depend_on_others_hidden_cards(toy_rules, seed: int, moves: int, data) -> None:
+    game = Game.new(toy_rules, players=3, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        if game.over:
+            return
+        game.apply(rnd.randrange(len(game.decision.options)))
+    if game.over:
+        return
+    viewer = data.draw(st.integers(0, 2))
+    secret = [z for z in game.state.zones if (z.startswith("hand@") and z != f"hand@player{viewer + 1}")
+              or z == "deck"]
+    other = game.clone()
+    a, b = data.draw(st.sampled_from(secret)), data.draw(st.sampled_from(secret))
+    za, zb = other.state.zones[a], other.state.zones[b]
+    if not za or not zb:
+        return
+    i, j = data.draw(st.integers(0, len(za) - 1)), data.draw(st.integers(0, len(zb) - 1))
+    if game.state.pending and game.state.pending["player"] != viewer:
+        pending = game.state.pending
+        other.state.pending = dict(pending, options=tuple(reversed(pending["options"])))
+    za[i], zb[j] = zb[j], za[i]
+    for eid, zone in ((za[i], a), (zb[j], b)):
+        other.state.entities[eid][E_ZONE] = zone
+    assert json.dumps(game.view(viewer), sort_keys=True) == json.dumps(other.view(viewer), sort_keys=True)
+
+
+def test_view_shows_own_hand_but_only_sizes_of_others(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=0)
+    view = game.view(0)
+    assert len(view["zones"]["hand@player1"]["entities"]) == 2
+    assert view["zones"]["hand@player2"] == {"size": 2}
+    assert view["zones"]["deck"] == {"size": 10}
+    assert set(view["entities"]).isdisjoint(game.state.zones["hand@player2"] + game.state.zones["deck"])
+    assert json.loads(json.dumps(view)) is not None
+
+
+def test_decision_is_shown_in_full_only_to_its_player(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=0)
+    mine, theirs = game.view(game.decision.player), game.view(1 - game.decision.player)
+    assert "options" in mine["decision"] and set(theirs["decision"]) == {"player", "prompt"}
+
+
+def test_labels_and_messages_are_translated() -> None:
+    rules = load_ruleset(TOY, lang="pl")
+    game = Game.new(rules, players=1, seed=2)
+    assert {o.label for o in game.decision.options} <= {"Naprzód", "Zagraj kartę", "Szukaj w worku", "pass"}
+    assert game.decision.text == "Wybierz akcję"
+    with pytest.raises(RulesError, match="no `xx` translation"):
+        load_ruleset(TOY, lang="xx")
+
+
+def _advance(game: Game) -> int:
+    return next(o.index for o in game.decision.options if o.value == "advance")
+
+
+def test_scripted_chance_outcomes_are_used_then_checked(toy_rules) -> None:
+    game = Game.new(toy_rules, players=1, seed=0)
+    game.force(6, 1)  # the d6, then the omen die
+    game.apply(_advance(game))
+    assert game.view(0)["entities"]["player1"]["props"]["pos"] == 6
+    assert game.log[-1]["text"] == "Player 1 advances 6"
+    game.force(7)
+    with pytest.raises(RulesError, match="impossible"):
+        game.apply(_advance(game))
+
+
+def test_json_of_equal_states_is_equal(toy_rules) -> None:
+    a = Game.new(toy_rules, players=2, seed=11)
+    b = Game.new(toy_rules, players=2, seed=11)
+    assert a.to_json() == b.to_json()
+    assert hashlib.sha256(a.to_json().encode()).hexdigest() == hashlib.sha256(b.to_json().encode()).hexdigest()

@@ -1,0 +1,159 @@
+"""Loading modules: bad files give diagnostics only; layering rules; the engine knows no game."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nemesis_rules import RulesError, load_ruleset
+from nemesis_rules.ruleset.check_api import check_paths
+from nemesis_rules.ruleset.compose import version_in_range
+from tests.conftest import TOY
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_NOUNS = re.compile(
+    r"\b(intruders?|larvae?|slime|noise|corridors?|wounds?|nest|eggs?|hibernat\w*|contaminat\w*)\b", re.I)
+
+
+def test_the_engine_names_no_game_noun() -> None:
+    hits = [f"{p}:{n}" for p in (ROOT / "nemesis_rules").rglob("*.py")
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if GAME_NOUNS.search(line)]
+    assert hits == []
+
+
+def test_dsl_reference_is_generated_from_the_registry() -> None:
+    done = subprocess.run([sys.executable, "tools/gen_dsl_reference.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def _copy_toy(tmp_path: Path) -> Path:
+    folder = tmp_path / "toy"
+    shutil.copytree(TOY, folder)
+    return folder
+
+
+def _codes(folder: Path) -> list[tuple[str, str, int]]:
+    diagnostics, _ = check_paths([folder])
+    return [(d.code, Path(d.span.file).name, d.span.line) for d in diagnostics if d.is_error]
+
+
+def test_toy_module_checks_clean() -> None:
+    assert _codes(TOY) == []
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("    who.energy -= cost", "    who.enrgy -= cost", "E306"),
+    ("    let face = roll(d6)", "    let face = roll(d7)", "E300"),
+    ("        round()", "        rounds()", "E301"),
+    ("    emit stumbled(who)", "    emit stumbled(who, who)", "E400"),
+    ("    let face = roll(d6)", "    let face = roll(6)", "E401"),
+])
+def test_script_mistakes_are_found_at_their_line(tmp_path: Path, old: str, new: str, code: str) -> None:
+    folder = _copy_toy(tmp_path)
+    path = folder / "rules.nem"
+    text = path.read_text()
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, 1))
+    assert _codes(folder) == [(code, "rules.nem", line)]
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("    count: 4\n    zone: deck\n    props: {value: 3", "    count: four\n    zone: deck\n    props: {value: 3",
+     "E202"),
+    ("    kind: card\n    count: 3\n    zone: deck\n    props: {value: 0, suit: boost}",
+     "    kind: cart\n    count: 3\n    zone: deck\n    props: {value: 0, suit: boost}", "E304"),
+    ("  deck: {visibility: hidden, size: 14}", "  deck: {visibility: hidden, size: 15}", "E501"),
+    ("      who.pos += this.value", "      who.pos += this.valeu", "E306"),
+    ("  - id: gem\n", "  - id: gem\n    colour: red\n", "E200"),
+])
+def test_data_mistakes_are_found(tmp_path: Path, old: str, new: str, code: str) -> None:
+    folder = _copy_toy(tmp_path)
+    path = folder / "components.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    assert code in [c for c, _, _ in _codes(folder)]
+
+
+def test_missing_translation_falls_back_and_is_reported(tmp_path: Path) -> None:
+    folder = _copy_toy(tmp_path)
+    pl = folder / "i18n" / "pl.yaml"
+    pl.write_text(pl.read_text().replace("  shove: Pchnięcie\n", ""))
+    diagnostics, _ = check_paths([folder])
+    assert any(d.code == "W600" and "names.shove" in d.message for d in diagnostics)
+    rules = load_ruleset(folder, lang="pl")
+    assert rules.label("shove") == "Shove" and rules.label("shield") == "Tarcza"
+
+
+def test_placeholders_must_agree_between_languages(tmp_path: Path) -> None:
+    folder = _copy_toy(tmp_path)
+    pl = folder / "i18n" / "pl.yaml"
+    pl.write_text(pl.read_text().replace('"{who} idzie o {by}"', '"{kto} idzie"'))
+    assert "E602" in [c for c, _, _ in _codes(folder)]
+
+
+def _write_module(root: Path, name: str, requires: list[str], script: str = "", extra: str = "") -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / "module.yaml").write_text(
+        f"id: {name}\nname: {name}\nversion: 0.1.0\nrequires: {requires}\n{extra}")
+    (folder / "rules.nem").write_text(script)
+    return folder
+
+
+def test_layering_errors(tmp_path: Path) -> None:
+    _write_module(tmp_path, "core", [], "proc main():\n    step_a()\n\nproc step_a():\n    pass\n",
+                  "players: {min: 1, max: 2}\nentry: main\n")
+    _write_module(tmp_path, "left", ["core"], "replace proc step_a():\n    pass\n")
+    _write_module(tmp_path, "right", ["core"], "replace proc step_a():\n    pass\n")
+    _write_module(tmp_path, "later", ["left"], "replace proc step_a():\n    pass\n")
+    with pytest.raises(RulesError) as err:
+        load_ruleset(tmp_path / "left", tmp_path / "right")
+    assert [d.code for d in err.value.diagnostics] == ["E702"]
+    load_ruleset(tmp_path / "later")  # `later` requires `left`: it wins, no conflict
+    _write_module(tmp_path, "loop_a", ["loop_b"])
+    _write_module(tmp_path, "loop_b", ["loop_a"])
+    with pytest.raises(RulesError) as err:
+        load_ruleset(tmp_path / "loop_a")
+    assert "E701" in [d.code for d in err.value.diagnostics]
+    _write_module(tmp_path, "lonely", ["nowhere"])
+    with pytest.raises(RulesError) as err:
+        load_ruleset(tmp_path / "lonely")
+    assert "E700" in [d.code for d in err.value.diagnostics]
+    _write_module(tmp_path, "clash", ["core"], extra="conflicts: [left]\n")
+    with pytest.raises(RulesError) as err:
+        load_ruleset(tmp_path / "clash", tmp_path / "left")
+    assert "E704" in [d.code for d in err.value.diagnostics]
+
+
+def test_engine_version_ranges() -> None:
+    assert version_in_range("0.1.0", ">=0.1,<1")
+    assert not version_in_range("1.2.0", ">=0.1,<1")
+    assert not version_in_range("0.1.0", "nonsense")
+
+
+CONTENT = st.one_of(st.binary(max_size=400), st.text(max_size=400).map(lambda t: t.encode("utf-8")),
+                    st.sampled_from([b"\xef\xbb\xbfid: x\n", b"id: x\r\nname: y\r\n", b"\tkinds: 1\n",
+                                     b"components:\n" + b"  - " * 200 + b"x\n", b"[" * 500, b"{a: !!python/object x}"]))
+
+
+@given(module=CONTENT, components=CONTENT, script=CONTENT, catalog=CONTENT)
+def test_any_bytes_in_any_file_give_diagnostics_only(tmp_path_factory, module, components, script, catalog) -> None:
+    folder = tmp_path_factory.mktemp("fuzz") / "m"
+    (folder / "i18n").mkdir(parents=True)
+    (folder / "module.yaml").write_bytes(module)
+    (folder / "components.yaml").write_bytes(components)
+    (folder / "rules.nem").write_bytes(script)
+    (folder / "i18n" / "en.yaml").write_bytes(catalog)
+    diagnostics, _ = check_paths([folder])
+    assert all(d.code[0] in "EW" and d.span.line >= 1 for d in diagnostics)
+    with pytest.raises(RulesError):
+        load_ruleset(folder)
