@@ -186,7 +186,7 @@ def test_warnings_alone_exit_zero_unless_strict(monkeypatch, module, capsys):
 def test_missing_path_is_e104_and_exit_2(fake_loader, module, capsys):
     status, out, _ = run(capsys, str(module), str(module / "nope"))
     assert status == 2
-    assert f"{module / 'nope'}:1:1: E104 no such file or directory" in out
+    assert f"{module / 'nope'}:1:1: E104 no such file or folder" in out
     assert "E301" in out  # the readable path was still linted
 
 
@@ -357,17 +357,9 @@ def test_explain_unknown_code(capsys):
 # ---- module folders ----
 
 
-def test_a_file_is_linted_with_its_module(fake_loader, module, capsys, monkeypatch):
-    monkeypatch.chdir(module.parent)
-    run(capsys, "toy/rules.nem", "toy/components.yaml")
-    assert fake_loader == [[Path("toy")]]
-
-
-def test_a_lone_file_is_passed_as_is(fake_loader, tmp_path, capsys):
-    lone = tmp_path / "lone.nem"
-    lone.write_text("proc a():\n    pass\n")
-    run(capsys, str(lone))
-    assert fake_loader == [[lone]]
+def test_files_and_folders_are_passed_to_the_loader_as_given(fake_loader, module, capsys):
+    run(capsys, str(module / "rules.nem"), str(module), str(module))
+    assert fake_loader == [[module / "rules.nem", module]]
 
 
 # ---- never a traceback ----

@@ -42,8 +42,9 @@ Found 1 error, 0 warnings.
 ## Usage
 
 `nemesis-lint [PATH ...]` lints module folders or files; without a path it lints the shipped
-`rulesets/` folder. A file inside a module (a folder with `module.yaml`) is linted with its
-whole module, and modules are loaded with the modules they `require`.
+`rulesets/` folder. A file inside a module (a folder with `module.yaml`) is checked as part of
+its module, and only that file's findings are reported; modules are loaded with the modules
+they `require`.
 
 | Option | Meaning |
 | --- | --- |
