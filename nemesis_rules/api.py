@@ -87,6 +87,16 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
     """
     if not modules:
         raise RulesError("load_ruleset() needs at least one module, e.g. load_ruleset(\"base\")")
+    try:
+        return _load(modules, lang, search)
+    except RulesError:
+        raise
+    except Exception as err:  # a bug of ours must still reach the caller as a clear error
+        raise RulesError(Diagnostic("E999", f"internal error while loading {list(map(str, modules))}: "
+                                    f"{type(err).__name__}: {err}", help="please report this")) from err
+
+
+def _load(modules, lang: str, search: list[Path] | None) -> Ruleset:
     comp = compose(list(modules), search)
     validate(comp)
     errors = [d for d in comp.diagnostics if d.is_error]
@@ -134,8 +144,8 @@ class Decision:
     player: int
     prompt: str
     text: str
-    options: tuple[Option, ...]
-    optional: bool
+    options: list[Option] = attrs.field(eq=False)
+    optional: bool = False
 
 
 class Game:
@@ -222,7 +232,7 @@ class Game:
             options.append(Option(len(options), None, label(None)))
         prompt = pending["prompt"]
         return Decision(pending["player"], prompt, self.rules.message(prompt) if prompt else "",
-                        tuple(options), pending["optional"])
+                        options, pending["optional"])
 
     def apply(self, option: Option | int) -> None:
         """Take an option of the current decision (an `Option` or its index).

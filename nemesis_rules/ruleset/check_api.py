@@ -72,8 +72,14 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         if key in seen:
             continue
         seen.add(key)
-        comp = compose([folder], display_root=root)
-        validate(comp)
+        try:
+            comp = compose([folder], display_root=root)
+            validate(comp)
+        except Exception as err:  # a bug of ours is still reported as a finding, not a traceback
+            shown = _display(folder, root)
+            diagnostics.append(Diagnostic("E999", f"internal error while checking: {type(err).__name__}: {err}",
+                                          Span(shown, 1, 1, 1, 2), help="please report this"))
+            continue
         diagnostics += comp.diagnostics
         sources.update(comp.sources)
     for path in loose:
