@@ -160,8 +160,13 @@ class Game:
 
     # ---- making games ----
     @classmethod
-    def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, **options: Any) -> Game:
+    def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
+            **options: Any) -> Game:
         """A new game, run up to its first decision.
+
+        With `explicit_chance`, every die roll, pick and random draw waits as a chance node
+        (`chance_outcomes()`, `apply_chance()`) instead of using the seeded generator; shuffles
+        still use the generator.
 
         Raises:
             RulesError: bad player count, seed or option; or a rules error during setup.
@@ -171,6 +176,7 @@ class Game:
             raise RulesError(f"seed must be an integer, got {seed!r}")
         state = GameState(players, seed, _options(rules, options), rules.fingerprint)
         state.rng = rng.seed_state(seed)
+        state.explicit_chance = bool(explicit_chance)
         _place_components(rules.program, state)
         game = cls(rules, state)
         game._guarded(vm.start)
@@ -217,9 +223,35 @@ class Game:
         return self.state.result
 
     @property
+    def is_chance_node(self) -> bool:
+        return self.state.pending is not None and self.state.pending["player"] == -1
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node: each possible outcome with its probability (else an empty list)."""
+        if not self.is_chance_node:
+            return []
+        outcomes = self.state.pending["options"]
+        counts: dict[Any, int] = {}
+        for value in outcomes:
+            counts[value] = counts.get(value, 0) + 1
+        return [(value, n / len(outcomes)) for value, n in counts.items()]
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Resolve the chance node with one of its outcomes.
+
+        Raises:
+            IllegalMoveError: not at a chance node, or not a possible outcome; nothing changes.
+        """
+        if self._broken is not None:
+            raise self._broken
+        if not self.is_chance_node or outcome not in self.state.pending["options"]:
+            raise IllegalMoveError(f"{outcome!r} is not an outcome of a pending chance node")
+        self._guarded(vm.resume, outcome)
+
+    @property
     def decision(self) -> Decision | None:
         pending = self.state.pending
-        if pending is None or self.over:
+        if pending is None or self.over or pending["player"] == -1:
             return None
         if self._decision is None:
             self._decision = self._make_decision(pending)

@@ -251,3 +251,29 @@ def test_json_of_equal_states_is_equal(toy_rules) -> None:
     b = Game.new(toy_rules, players=2, seed=11)
     assert a.to_json() == b.to_json()
     assert hashlib.sha256(a.to_json().encode()).hexdigest() == hashlib.sha256(b.to_json().encode()).hexdigest()
+
+
+def test_explicit_chance_nodes_list_outcomes_and_take_them(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=4, explicit_chance=True)
+    rnd = random.Random(4)
+    chance_nodes = 0
+    while not game.over:
+        if game.is_chance_node:
+            outcomes = game.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            with pytest.raises(IllegalMoveError):
+                game.apply_chance("no such outcome")
+            game.apply_chance(rnd.choice(outcomes)[0])
+            chance_nodes += 1
+        else:
+            game.apply(rnd.randrange(len(game.decision.options)))
+    assert chance_nodes > 0
+    assert Game.new(toy_rules, players=2, seed=4, explicit_chance=True).decision is not None
+
+
+def test_the_d6_chance_node_is_uniform(toy_rules) -> None:
+    game = Game.new(toy_rules, players=1, seed=0, explicit_chance=True)
+    game.apply(_advance(game))
+    assert game.is_chance_node and game.decision is None
+    assert sorted(game.chance_outcomes()) == [(face, 1 / 6) for face in range(1, 7)]
+    assert game.view(0)["decision"] == {"player": -1, "prompt": "roll", "chance": True}

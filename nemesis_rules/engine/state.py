@@ -36,6 +36,7 @@ class GameState:
     next_id: int = 0
     forced: list[Value] = attrs.Factory(list)  # scripted chance outcomes, first used first
     moves: list[int] = attrs.Factory(list)  # every option index applied, for replays
+    explicit_chance: bool = False  # chance points wait for `apply_chance` (search bots)
 
     def clone(self) -> GameState:
         return GameState(
@@ -51,6 +52,7 @@ class GameState:
             self.next_id,
             self.forced[:],
             self.moves[:],
+            self.explicit_chance,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +63,7 @@ class GameState:
             "counters": self.counters, "rng": self.rng, "stack": self.stack,
             "pending": self.pending, "log": self.log, "result": self.result,
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
+            "explicit_chance": self.explicit_chance,
         }
 
     def to_json(self) -> str:
@@ -82,6 +85,7 @@ class GameState:
             next_id=data["next_id"],
             forced=[tuplify(v) for v in data["forced"]],
             moves=list(data["moves"]),
+            explicit_chance=bool(data.get("explicit_chance", False)),
         )
 
 

@@ -68,6 +68,8 @@ def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
     d = st.pending
     if d is None:
         return None
+    if d["player"] == -1:
+        return {"player": -1, "prompt": d["prompt"], "chance": True}
     if d["player"] != seat:
         return {"player": d["player"], "prompt": d["prompt"]}
     return {"player": d["player"], "prompt": d["prompt"], "options": list(d["options"]),

@@ -279,10 +279,12 @@ def run(rt: Runtime) -> None:
                         L[dest] = got
                     pc += 1
                 elif kind == CHANCE:
-                    L_dest = op[3]
+                    frame[1] = pc
                     value = _chance(rt, op[1], op[2](rt, L))
-                    if L_dest >= 0:
-                        L[L_dest] = value
+                    if value is _WAIT:
+                        return
+                    if op[3] >= 0:
+                        L[op[3]] = value
                     pc += 1
             if frame is not None and stack and stack[-1] is frame:
                 frame[1] = pc
@@ -320,6 +322,11 @@ def _chance(rt: Runtime, prim, args: tuple) -> Any:
             raise ScriptError(f"scripted outcome {value!r} is impossible for {prim.name} (possible: "
                               f"{', '.join(map(repr, sorted(set(allowed), key=repr)))})")
         return value
+    if st.explicit_chance:
+        outcomes = chance_outcomes(rt, prim.name, args)
+        if outcomes:
+            st.pending = {"player": -1, "options": outcomes, "prompt": prim.name, "optional": False}
+            return _WAIT
     return prim.impl(rt, *args)
 
 
