@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nemesis_rules.api import Ruleset, load_ruleset
+from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError
 
 DEFAULT_MODULES = ("base",)
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
@@ -19,9 +20,18 @@ class CliError(Exception):
 
 def one_line(error: BaseException) -> str:
     """The first line of an error's text, with a count of the lines left out."""
-    lines = [line for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
+    if isinstance(error, RulesError) and error.diagnostics:
+        lines = [_diagnostic_text(d) for d in error.diagnostics]
+    else:
+        lines = [line for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
     more = len(lines) - 1
     return lines[0] + (f" (and {more} more; `nemesis-lint` lists them all)" if more else "")
+
+
+def _diagnostic_text(d: Diagnostic) -> str:
+    """A diagnostic in one line; without a place when it has none (an API error)."""
+    text = d.concise() if d.span.file not in ("", "<string>") else d.message
+    return text + (f" ({d.help})" if d.help else "")
 
 
 def err(text: str) -> None:

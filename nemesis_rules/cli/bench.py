@@ -1,0 +1,144 @@
+"""`nemesis bench` (and `python tools/bench.py`): how fast the engine loads and plays.
+
+For each ruleset (a module id or folder; `a,b` for modules together) it prints the load time
+(compose + check + compile), full random games per second (median of several runs, one process),
+decisions per second, the median clone() and JSON round-trip time of states met in a game, and
+the JSON size of a mid-game state. By default: the toy module of the tests, and rulesets/base
+when it loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from nemesis_rules.api import Game, Ruleset, load_ruleset
+from nemesis_rules.bots import RandomBot, bot_seed, play_turn
+from nemesis_rules.cli import common
+from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.paths import rulesets_dir
+
+TOY_CANDIDATES = (rulesets_dir().parent / "tests" / "fixtures" / "toy", Path("tests") / "fixtures" / "toy")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rulesets", nargs="*", metavar="RULESET",
+                   help="module ids or folders, `a,b` for several together (default: the toy module and base)")
+    p.add_argument("--players", type=int, default=4, help="players per game (default: 4, or the ruleset's maximum)")
+    p.add_argument("--games", type=int, default=20, help="games per timed run (default: 20)")
+    p.add_argument("--runs", type=int, default=5, help="timed runs; the median is shown (default: 5)")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="time loading, full random games, clone and JSON round trips")
+    add_arguments(p)
+    p.set_defaults(run=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from nemesis_rules.cli.main import main as nemesis
+    return nemesis(["bench", *(sys.argv[1:] if argv is None else argv)])
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1 or args.runs < 1:
+        raise common.CliError("--games and --runs must be at least 1")
+    toy = next((str(p) for p in TOY_CANDIDATES if p.is_dir()), None)
+    targets = args.rulesets or ([toy] if toy else []) + ["base"]
+    for target in targets:
+        bench_one(target, args, explicit=bool(args.rulesets))
+    return common.EXIT_OK
+
+
+def bench_one(target: str, args: argparse.Namespace, explicit: bool) -> None:
+    modules = common.module_list([target])
+    print(f"== {_short(target)}")
+    try:
+        load_s, rules = _timed_load(modules)
+    except RulesError as error:
+        if explicit:
+            raise
+        print(f"  does not load yet: {common.one_line(error)}")
+        return
+    print(f"  load (compose+check+compile): {_ms(load_s[1])} (median of 3; the first took {_ms(load_s[0])})")
+    players = max(rules.players.min, min(args.players, rules.players.max))
+    try:
+        _bench_games(rules, players, args.games, args.runs)
+    except RulesError as error:
+        print(f"  games: the rules failed: {common.one_line(error)}")
+
+
+def _short(target: str) -> str:
+    path = Path(target)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return target
+
+
+def _timed_load(modules: list[str]) -> tuple[tuple[float, float], Ruleset]:
+    """The first load's time and the median of three, and the rules."""
+    times, rules = [], None
+    for _ in range(3):
+        start = time.perf_counter()
+        rules = load_ruleset(*modules)
+        times.append(time.perf_counter() - start)
+    assert rules is not None
+    return (times[0], statistics.median(times)), rules
+
+
+def random_game(rules: Ruleset, players: int, seed: int, on_step: Callable[[Game], None] | None = None) -> Game:
+    game = Game.new(rules, players, seed)
+    bots = {s: RandomBot(bot_seed(seed, s)) for s in range(players)}
+    while not game.over:
+        play_turn(game, bots)
+        if on_step is not None:
+            on_step(game)
+    return game
+
+
+def _bench_games(rules: Ruleset, players: int, games: int, runs: int) -> None:
+    rates, decisions, elapsed = [], 0, 0.0
+    for run in range(runs):
+        start = time.perf_counter()
+        played = [random_game(rules, players, run * games + i) for i in range(games)]
+        took = time.perf_counter() - start
+        rates.append(games / took)
+        decisions += sum(len(g.state.moves) for g in played)
+        elapsed += took
+    print(f"  full random games, {players} players: {statistics.median(rates):.1f} games/s "
+          f"(median of {runs} runs of {games} games, one process)")
+    print(f"  decisions: {decisions / elapsed:,.0f} decisions/s ({decisions / (runs * games):.1f} per game)")
+    _bench_states(rules, players)
+
+
+def _bench_states(rules: Ruleset, players: int) -> None:
+    states: list[Game] = []
+    random_game(rules, players, 0, lambda g: states.append(g.clone()))
+    sample = states[:: max(1, len(states) // 50)] or [Game.new(rules, players, 0)]
+    clone = statistics.median(_per_call(g.clone) for g in sample)
+    trip = statistics.median(_per_call(lambda g=g: Game.from_json(rules, g.to_json())) for g in sample)
+    middle = states[len(states) // 2] if states else sample[0]
+    print(f"  clone(): {_us(clone)} per state; JSON round trip (to_json + from_json): {_us(trip)} per state "
+          f"(medians over {len(sample)} states)")
+    print(f"  mid-game state: {len(middle.to_json().encode()):,} bytes of JSON "
+          f"(after {len(middle.state.moves)} decisions)")
+
+
+def _per_call(fn: Callable[[], object], repeat: int = 20) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    return (time.perf_counter() - start) / repeat
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} µs"

@@ -1,0 +1,201 @@
+"""`nemesis cards` (the component catalog) and `nemesis explain ID` (how the engine reads one).
+
+`explain` renders scripts back from their parsed form (never from stored prose), then names the
+props, names and messages they use in the chosen language.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import attrs
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from nemesis_rules.api import Ruleset
+from nemesis_rules.cli import common
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
+from nemesis_rules.dsl.printer import decl, to_source
+from nemesis_rules.ruleset.compose import Composition, compose
+from nemesis_rules.ruleset.records import Component
+from nemesis_rules.ruleset.validate import BASE_LANG, validate
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("cards", help="list the components: id, kind, count, name")
+    common.add_module_args(p)
+    p.add_argument("--kind", default=None, help="only components of this kind")
+    p.set_defaults(run=run_cards)
+    p = sub.add_parser("explain", help="show how the engine reads a component or a procedure")
+    p.add_argument("id", metavar="ID", help="a component id, or a procedure, function, action, phase or event")
+    common.add_module_args(p)
+    p.set_defaults(run=run_explain)
+
+
+# ---- loading for browsing ----
+def browse(modules: list[str] | None, lang: str) -> Ruleset:
+    """The rules, or, when they do not load for play, their components and catalogs anyway."""
+    try:
+        return common.load(modules, lang)
+    except RulesError as error:
+        comp = compose(common.module_list(modules))
+        validate(comp)
+        if not comp.components or lang not in set(comp.catalogs) | {BASE_LANG}:
+            raise
+        common.err(f"warning: not playable yet ({common.one_line(error)}); browsing its components anyway")
+        return _browsing(comp, lang)
+
+
+def _browsing(comp: Composition, lang: str) -> Ruleset:
+    merged = {k: d.value for k, d in comp.catalogs.get(BASE_LANG, {}).items()}
+    merged.update({k: d.value for k, d in comp.catalogs.get(lang, {}).items()})
+    names = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("names.")}
+    messages = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("messages.")}
+    return Ruleset(modules=comp.ids, lang=lang, program=SimpleNamespace(player_ids=()),  # type: ignore[arg-type]
+                   composition=comp, players=comp.players, options=dict(comp.options), fingerprint="",
+                   warnings=[], names=names, messages=messages)
+
+
+# ---- cards ----
+def run_cards(args: argparse.Namespace) -> int:
+    rules = browse(args.modules, args.lang)
+    comps = list(rules.composition.components.values())
+    if args.kind is not None:
+        kinds = {c.spec.kind for c in comps}
+        if args.kind not in kinds:
+            hint = did_you_mean(args.kind, kinds) or f"kinds: {', '.join(sorted(kinds))}"
+            raise common.CliError(f"no components of kind `{args.kind}` ({hint})")
+        comps = [c for c in comps if c.spec.kind == args.kind]
+    Console(highlight=False).print(cards_table(rules, comps))
+    return common.EXIT_OK
+
+
+def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
+    table = Table(box=None, header_style="bold", pad_edge=False,
+                  title=f"{len(comps)} components, {sum(c.spec.count for c in comps)} pieces")
+    for name, justify in (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"),
+                          ("name", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for c in comps:
+        s = c.spec
+        table.add_row(escape(s.id), escape(s.kind), str(s.count), escape(s.zone or "-"), escape(rules.label(s.id)))
+    return table
+
+
+# ---- explain ----
+def run_explain(args: argparse.Namespace) -> int:
+    rules = browse(args.modules, args.lang)
+    text = explain(rules, args.id)
+    Console(highlight=False).print(escape(text), soft_wrap=True)
+    return common.EXIT_OK
+
+
+def explain(rules: Ruleset, name: str) -> str:
+    """How the engine reads `name`, as text."""
+    comp = rules.composition
+    if name in comp.components:
+        return explain_component(rules, comp.components[name])
+    tables = {"procedure": comp.procs, "function": comp.fns, "action": comp.actions, "phase": comp.phases,
+              "event": comp.events}
+    for what, table in tables.items():
+        if name in table:
+            return explain_declared(rules, what, name, table[name].value)
+    known = [*comp.components, *(n for t in tables.values() for n in t)]
+    hint = did_you_mean(name, known) or "`nemesis cards` lists the components"
+    raise common.CliError(f"no component or procedure `{name}` in {'+'.join(rules.modules)} ({hint})")
+
+
+def explain_component(rules: Ruleset, c: Component) -> str:
+    s = c.spec
+    lines = [f"{s.id}: {rules.label(s.id)}",
+             f"  {s.kind}, {s.count} {'pieces' if s.count != 1 else 'piece'}"
+             + (f", starts in {s.zone}" if s.zone else "") + ("" if s.face_up else ", face down")
+             + f" (module {c.module})"]
+    lines += _props(rules, _all_props(rules, s.kind, s.props))
+    if s.ends:
+        lines.append(f"  joins {rules.label(s.ends[0])} and {rules.label(s.ends[1])}"
+                     + (f", labelled {s.labels[0]} / {s.labels[1]}" if s.labels else ""))
+    for field in c.scripts:
+        proc = rules.composition.procs.get(f"{s.id}.{field}")
+        if proc is not None:
+            lines += _script(field, proc.value)
+    lines += _words(rules, c)
+    return "\n".join(lines)
+
+
+def _all_props(rules: Ruleset, kind: str, props: dict[str, Any]) -> dict[str, Any]:
+    spec = rules.composition.kinds.get(kind)
+    merged = dict(spec.value.defaults) if spec else {}
+    merged.update(props)
+    return merged
+
+
+def _props(rules: Ruleset, props: dict[str, Any]) -> list[str]:
+    if not props:
+        return []
+    lines = ["  props:"]
+    for k, v in props.items():
+        label = "-" if v is None else rules.label(v)
+        shown = str(v) if label in (str(v), str(v).replace("_", " ")) else f"{v} ({label})"
+        lines.append(f"    {k}: {shown}")
+    return lines
+
+
+def _script(field: str, proc: ast.ProcDef) -> list[str]:
+    params = [p for p in proc.params if p != "this"]
+    body = to_source(ast.Body(proc.body)).rstrip("\n").splitlines()
+    return [f"  {field}({', '.join(params)}):"] + [f"      {line}" for line in body]
+
+
+def explain_declared(rules: Ruleset, what: str, name: str, node: Any) -> str:
+    lines = [f"{name}: {what}" + (f" ({rules.label(name)})" if rules.label(name) != name.replace("_", " ") else "")]
+    lines += ["  " + line for line in decl(node)]
+    attached = _attached(rules, name)
+    for extra in attached:
+        lines += [""] + ["  " + line for line in decl(extra)]
+    lines += _words(rules, (node, *attached))
+    return "\n".join(lines)
+
+
+def _attached(rules: Ruleset, name: str) -> list[Any]:
+    """Hooks on a procedure, modifiers of a function, triggers of an event."""
+    comp = rules.composition
+    hooks = [d.value for d in comp.hooks if d.value.target == name]
+    mods = [d.value for d in comp.modifiers if d.value.name == name]
+    triggers = [d.value for d in comp.triggers if d.value.event == name]
+    return hooks + mods + triggers
+
+
+def _words(rules: Ruleset, root: Any) -> list[str]:
+    """The names and messages a script uses, in the ruleset's language."""
+    if isinstance(root, Component):
+        nodes = [rules.composition.procs[f"{root.spec.id}.{f}"].value for f in root.scripts
+                 if f"{root.spec.id}.{f}" in rules.composition.procs]
+    else:
+        nodes = [root]
+    found: dict[str, str] = {}
+    for node in nodes:
+        for leaf in _leaves(node):
+            if isinstance(leaf, ast.Str) and leaf.value in rules.messages:
+                found[leaf.value] = rules.messages[leaf.value]
+            elif isinstance(leaf, ast.Name) and leaf.id in rules.names:
+                found[leaf.id] = rules.names[leaf.id]
+    if not found:
+        return []
+    return [f"  in {rules.lang}:"] + [f"    {k} = {v}" for k, v in found.items()]
+
+
+def _leaves(node: Any) -> Iterator[Any]:
+    yield node
+    if isinstance(node, tuple):
+        for item in node:
+            yield from _leaves(item)
+    elif attrs.has(type(node)):
+        for field in attrs.fields(type(node)):
+            if field.name != "span":
+                yield from _leaves(getattr(node, field.name))

@@ -1,0 +1,113 @@
+"""Drawing one seat's view of a game with rich: counters, players, zones, the log, the menu.
+
+Everything drawn comes from `game.view(seat)`, so a hot-seat screen shows no more than that
+seat may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from nemesis_rules.api import Decision, Ruleset
+
+LOG_TAIL = 8
+
+
+def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
+    me = _player_ids(view)[view["seat"]] if view["seat"] is not None else None
+    title = f"{rules.label(me)} sees" if me else "the table"
+    console.rule(f"[bold]{escape(title)}[/bold]")
+    if view["counters"]:
+        console.print("  ".join(f"{escape(rules.label(k))}: [bold]{v}[/bold]" for k, v in view["counters"].items()))
+    console.print(players_table(rules, view, me))
+    for line in zone_lines(rules, view, me):
+        console.print(line)
+    tail = view["log"][-LOG_TAIL:]
+    if tail:
+        console.print("[dim]log:[/dim]")
+        for entry in tail:
+            console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
+
+
+def _player_ids(view: dict[str, Any]) -> list[str]:
+    return [eid for eid, ent in view["entities"].items() if ent["kind"] == "player"]
+
+
+def players_table(rules: Ruleset, view: dict[str, Any], me: str | None) -> Table:
+    players = _player_ids(view)
+    columns = list(dict.fromkeys(k for p in players for k in view["entities"][p]["props"]))
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    table.add_column(escape(rules.label("player")))
+    for c in columns:
+        table.add_column(escape(rules.label(c)), justify="right")
+    for p in players:
+        props = view["entities"][p]["props"]
+        name = escape(rules.label(p)) + (" *" if p == me else "")
+        table.add_row(name, *[escape(value_label(rules, props.get(c))) for c in columns])
+    return table
+
+
+def value_label(rules: Ruleset, value: Any) -> str:
+    return "-" if value is None else rules.label(value)
+
+
+def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None) -> list[str]:
+    lines, empty = [], 0
+    for key, zone in view["zones"].items():
+        if zone["size"] == 0:
+            empty += 1
+            continue
+        name = escape(zone_label(rules, key))
+        if "entities" not in zone:
+            lines.append(f"{name}: [dim]{zone['size']} hidden[/dim]")
+            continue
+        mine = me is not None and key.endswith("@" + me)
+        items = [escape(entity_label(rules, view, e, detail=mine)) for e in zone["entities"]]
+        lines.append(f"{name}: " + ", ".join(items))
+    if empty:
+        lines.append(f"[dim]({empty} empty zone{'s' if empty > 1 else ''} not shown)[/dim]")
+    return lines
+
+
+def zone_label(rules: Ruleset, key: str) -> str:
+    name, _, owner = key.partition("@")
+    return f"{rules.label(name)} ({rules.label(owner)})" if owner else rules.label(name)
+
+
+def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
+    if isinstance(entry, dict):
+        return f"a face-down {rules.label(entry.get('face_down', '?'))}"
+    label = rules.label(entry)
+    props = view["entities"].get(entry, {}).get("props", {})
+    if not detail or not props:
+        return label
+    return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"
+
+
+def menu(console: Console, rules: Ruleset, decision: Decision) -> None:
+    console.print(f"[bold]{escape(question(rules, decision))}[/bold]")
+    for o in decision.options:
+        console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(o.label)}")
+    console.print("[dim]a number, `save FILE`, `help` or `quit`[/dim]")
+
+
+def question(rules: Ruleset, decision: Decision) -> str:
+    """The decision's prompt in words; an action's parameter (`play.card`) without a message reads
+    as the action's name and the parameter's."""
+    prompt = decision.prompt or ""
+    if decision.text and decision.text != prompt:
+        return decision.text
+    action, dot, param = prompt.partition(".")
+    if dot:
+        return f"{rules.label(action)}: which {rules.label(param)}?"
+    return decision.text or "Choose"
+
+
+def result_screen(console: Console, rules: Ruleset, result: dict[str, Any]) -> None:
+    winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"]) or "nobody"
+    console.rule("[bold]Game over[/bold]")
+    console.print(f"Game over: {escape(rules.label(result['reason']))}. Winners: {escape(winners)}")

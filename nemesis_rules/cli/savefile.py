@@ -1,0 +1,160 @@
+"""Saved games: what was played (modules, language, players, seed, options, moves) and hashes
+that let a replay prove it reproduces the game.
+
+A save file is JSON:
+
+    {"format": "nemesis-save/1", "modules": [...], "lang": "en", "players": 2, "humans": 1,
+     "bots": "random", "seed": 7, "options": {...}, "ruleset": "<fingerprint>",
+     "moves": [option index, ...], "steps": [hash after each move, ...],
+     "final": "<sha256 of the final to_json()>", "checksum": "<sha256 of the rest>"}
+
+`checksum` catches a file changed by hand (it is a seal, not a signature). A bare `to_json()`
+state (which holds its seed, options and moves) is read too; its modules come from `--modules`
+or from the ruleset fingerprint's module ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from nemesis_rules.api import Game, Ruleset
+from nemesis_rules.cli.common import CliError
+from nemesis_rules.engine.state import FORMAT_VERSION
+
+SAVE_FORMAT = "nemesis-save/1"
+
+
+def state_hash(game: Game) -> str:
+    return hashlib.sha256(game.to_json().encode()).hexdigest()
+
+
+def step_hash(game: Game) -> str:
+    return state_hash(game)[:16]
+
+
+@attrs.define
+class Saved:
+    """A saved game read from a file, whatever its shape."""
+
+    modules: list[str] | None
+    lang: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    moves: list[int]
+    final: str
+    steps: list[str] | None = None
+    ruleset: str = ""
+    humans: int | None = None
+    bots: str | None = None
+
+
+# ---- writing ----
+def save_document(game: Game, modules: list[str], humans: int, bots: str) -> dict[str, Any]:
+    """The save of `game` (its steps are recomputed from its seed, so a save proves itself)."""
+    st = game.state
+    doc = {"format": SAVE_FORMAT, "modules": _portable(modules), "lang": game.rules.lang,
+           "players": st.players, "humans": humans, "bots": bots, "seed": st.seed,
+           "options": _plain(st.options), "ruleset": st.ruleset, "moves": list(st.moves),
+           "steps": step_hashes(game.rules, st.players, st.seed, dict(st.options), st.moves),
+           "final": state_hash(game)}
+    doc["checksum"] = checksum(doc)
+    return doc
+
+
+def write_save(path: str | Path, game: Game, modules: list[str], humans: int, bots: str) -> None:
+    text = json.dumps(save_document(game, modules, humans, bots), ensure_ascii=False, indent=1)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def _portable(modules: list[str]) -> list[str]:
+    """Folder paths made absolute, so a save loads from any working directory."""
+    return [str(Path(m).resolve()) if Path(m).is_dir() and ("/" in m or "\\" in m or m.startswith(".")) else m
+            for m in modules]
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def checksum(doc: dict[str, Any]) -> str:
+    rest = {k: v for k, v in doc.items() if k != "checksum"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def step_hashes(rules: Ruleset, players: int, seed: int, options: dict[str, Any], moves: list[int]) -> list[str]:
+    game = Game.new(rules, players, seed, **options)
+    hashes = []
+    for move in moves:
+        game.apply(move)
+        hashes.append(step_hash(game))
+    return hashes
+
+
+# ---- reading ----
+def read_save(path: str | Path) -> Saved:
+    """A save file or a bare `to_json()` state.
+
+    Raises:
+        CliError: the file is not JSON, not a save, or was changed after it was written.
+    """
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not a save file (not text)") from None
+    except json.JSONDecodeError as error:
+        raise CliError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+    if not isinstance(doc, dict):
+        raise CliError(f"{path}: not a save file (expected a JSON object)")
+    try:
+        if doc.get("format") == SAVE_FORMAT:
+            return _from_save(path, doc)
+        if doc.get("format") == FORMAT_VERSION and "entities" in doc:
+            return _from_state(doc)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise CliError(f"{path}: not a save file (missing or bad {error})") from None
+    raise CliError(f"{path}: not a save file (format {doc.get('format')!r}; "
+                   f"expected {SAVE_FORMAT!r} or a game's to_json())")
+
+
+def _from_save(path: str | Path, doc: dict[str, Any]) -> Saved:
+    if doc.get("checksum") != checksum(doc):
+        raise CliError(f"{path}: refused: the save was changed after it was written (checksum mismatch)")
+    return Saved(modules=[str(m) for m in doc["modules"]], lang=str(doc["lang"]), players=_int(doc["players"]),
+                 seed=_int(doc["seed"]), options=dict(doc["options"]), moves=[_int(m) for m in doc["moves"]],
+                 final=str(doc["final"]), steps=[str(s) for s in doc["steps"]], ruleset=str(doc["ruleset"]),
+                 humans=doc.get("humans"), bots=doc.get("bots"))
+
+
+def _from_state(doc: dict[str, Any]) -> Saved:
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    ruleset = str(doc["ruleset"])
+    return Saved(modules=None, lang="en", players=_int(doc["players"]), seed=_int(doc["seed"]),
+                 options=dict(doc["options"]), moves=[_int(m) for m in doc["moves"]],
+                 final=hashlib.sha256(text.encode()).hexdigest(), ruleset=ruleset)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"integer, got {value!r}")
+    return value
+
+
+def fingerprint_modules(ruleset: str) -> list[str]:
+    """The module ids a fingerprint `a+b@hash` names."""
+    return [m for m in ruleset.partition("@")[0].split("+") if m]
+
+
+def restore(rules: Ruleset, saved: Saved) -> Game:
+    """The saved game, replayed from its seed (moves that do not fit are bad input)."""
+    game = Game.new(rules, saved.players, saved.seed, **saved.options)
+    for i, move in enumerate(saved.moves, 1):
+        if game.over:
+            raise CliError(f"the save does not fit these rules: the game ended before move {i}")
+        game.apply(move)
+    return game
