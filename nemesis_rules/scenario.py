@@ -173,6 +173,8 @@ def plain(node: Any, loc: Loc) -> Any:
 
 
 def _kind(node: Any) -> str:
+    if node is None:
+        return "null"
     if isinstance(node, dict):
         return "a mapping"
     if isinstance(node, list):
@@ -394,8 +396,17 @@ def rules_for(scenario: Scenario) -> Ruleset:
         try:
             _RULES_CACHE[key] = load_ruleset(*scenario.modules, lang=scenario.lang)
         except RulesError as err:
-            raise ScenarioError(f"cannot load the modules: {err}", scenario.loc) from None
+            raise ScenarioError(f"cannot load the modules: {rules_message(err)}", scenario.loc) from None
     return _RULES_CACHE[key]
+
+
+def rules_message(err: RulesError) -> str:
+    """A RulesError's text; diagnostics without a place are shown without `<string>:1:1: E000`."""
+    parts = []
+    for d in err.diagnostics:
+        text = d.concise() if d.span.file != "<string>" else d.message
+        parts.append(text + (f" ({d.help})" if d.help else ""))
+    return "; ".join(parts) or str(err)
 
 
 class Stop(Exception):
@@ -429,7 +440,7 @@ class _Run:
                 return unstarted_game(self.rules, sc.players, sc.seed, sc.options)
             return Game.new(self.rules, players=sc.players, seed=sc.seed, **sc.options)
         except RulesError as err:
-            raise ScenarioError(f"cannot start the game: {err}", sc.loc) from None
+            raise ScenarioError(f"cannot start the game: {rules_message(err)}", sc.loc) from None
 
     def _step(self, step: Step, first: bool) -> None:
         game = self.game
@@ -650,6 +661,9 @@ def _zone_plan(game: Game, e: Entry) -> _ZonePlan:
     rest = plain(got["rest"].node, got["rest"].loc) if "rest" in got else None
     if rest is not None:
         zone(game, rest, got["rest"].loc)
+        if rest == e.key:
+            raise ScenarioError(f"zone `{e.key}`: `rest` names another zone for the entities it no "
+                                "longer holds, not the zone itself", got["rest"].loc)
     return _ZonePlan(str(e.key), e.loc, _ids(game, got.get("only")) if "only" in got else None,
                      _ids(game, got.get("top")), _ids(game, got.get("bottom")), rest)
 
@@ -916,6 +930,7 @@ def check_log(run: _Run, e: Entry, present: bool = True) -> Verdict:
     verdicts = []
     for item in items(e.node, e.loc, f"`{e.key}`"):
         want = plain(item.node, item.loc)
+        _log_matches({"msg": "", "args": {}, "text": ""}, want, item.loc)  # check its shape
         found = any(_log_matches(entry, want, item.loc) for entry in log)
         if found != present:
             verdicts.append((False, f"{'no' if present else 'a'} log entry matches {_show(want)}; "

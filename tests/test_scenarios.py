@@ -193,6 +193,9 @@ def test_unused_chance_fails(tmp_path: Path) -> None:
     ("expect: [{zone: [deck]}]\n", "zone:", "`zone` expects a mapping, got a list"),
     ("expect: [{props: {sprint#1: {valeu: 3}}}]\n", "valeu", "did you mean `value`?"),
     ("expect: [{result: {winners: [player7]}}]\n", "player7", "no player player7"),
+    ("expect: [{log_contains: [{msg: x, bogus: 1}]}]\n", "bogus", "a log entry to find is"),
+    ("options: {length: long}\nexpect: [{over: false}]\n", "modules:",
+     "cannot start the game: option `length` takes one of ['standard', 'short'], got 'long'"),
     ("expect:\n  - over: [true\n", "over", "not valid YAML"),
 ])
 def test_bad_files_give_clear_errors(tmp_path: Path, body: str, needle: str, expected: str) -> None:
@@ -277,3 +280,15 @@ def test_command_exit_codes_and_output(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_command_runs_folders() -> None:
     assert scenario_cmd.main([str(SCENARIOS / "toy" / "advance.yaml"), "-q"]) == 0
+
+
+def test_docs_example_is_a_real_scenario() -> None:
+    import re
+
+    doc = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    block = re.search(r"## A complete example\n\n```yaml\n(.*?)```", doc, re.S)
+    assert block is not None
+    first_line = block.group(1).splitlines()[0]
+    path = ROOT / first_line.removeprefix("# ").strip()
+    assert path.read_text(encoding="utf-8") == block.group(1)
+    assert run_file(path).passed

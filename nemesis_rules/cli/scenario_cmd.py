@@ -74,7 +74,8 @@ def _print(report: Report, verbose: bool, quiet: bool) -> None:
         print(f"ERROR {report.error}")
         return
     if not (quiet and status == "PASS"):
-        print(f"{status} {report.path} ({len(report.checks)} checks)")
+        n = len(report.checks)
+        print(f"{status} {report.path} ({n} check{'' if n == 1 else 's'})")
     for check in report.checks:
         if not check.ok:
             print(f"  {check}")
@@ -85,7 +86,8 @@ def _print(report: Report, verbose: bool, quiet: bool) -> None:
 def _summary(reports: list[Report], bad_paths: int) -> None:
     counts = {s: sum(r.status == s for r in reports) for s in ("PASS", "FAIL", "ERROR")}
     counts["ERROR"] += bad_paths
-    print(f"{len(reports) + bad_paths} scenarios: {counts['PASS']} passed, {counts['FAIL']} failed, "
+    total = len(reports) + bad_paths
+    print(f"{total} scenario{'' if total == 1 else 's'}: {counts['PASS']} passed, {counts['FAIL']} failed, "
           f"{counts['ERROR']} could not run")
 
 
