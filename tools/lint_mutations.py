@@ -184,15 +184,19 @@ def truncate(rng, file, text):
 
 def stray_token(rng, file, text):
     lines = _lines(text)
-    pattern = re.compile(r"^\s+\S") if file.endswith(".nem") else _YAML_FIELD
-    i = _pick(rng, lines, pattern)
-    if i is None:
-        return None
-    code = lines[i].split("#")[0].rstrip()
-    at = rng.randrange(len(code) - len(code.lstrip()), len(code) + 1)
-    token = rng.choice([")", "$", "]", " : ", ",", " = ="]) if file.endswith(".nem") \
-        else rng.choice([": x: y", " ]", " {", " @"])
-    lines[i] = code[:at] + token + code[at:]
+    if file.endswith(".nem"):
+        i = _pick(rng, lines, re.compile(r"^\s+\S"))
+        if i is None:
+            return None
+        code = lines[i].split("#")[0].rstrip()
+        at = rng.randrange(len(code) - len(code.lstrip()), len(code) + 1)
+        lines[i] = code[:at] + rng.choice([")", "$", "]", " : ", ",", " = ="]) + code[at:]
+    else:  # YAML accepts most characters inside a scalar: use tokens that break the syntax
+        i = _pick(rng, lines, _YAML_FIELD)
+        if i is None:
+            return None
+        key, _, value = lines[i].partition(":")
+        lines[i] = rng.choice([f"{key}:{value.rstrip()}: x: y", f'{key}: "{value.strip()}'])
     return Mutant("insert a stray token", file, "\n".join(lines), i + 1, on_line())
 
 
