@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise common.CliError(f"--humans must be from 0 to {game.state.players}, got {humans}")
     bots = {s: make_bot(args.bots, bot_seed(game.state.seed, s), game.rules.modules)
             for s in range(humans, game.state.players)}
-    session = Session(game, modules, humans, bots, args.bots, Console(highlight=False), sys.stdin)
+    session = Session(game, modules, humans, bots, args.bots, Console(highlight=False, soft_wrap=True), sys.stdin)
     return session.run()
 
 

@@ -1,0 +1,277 @@
+"""The `nemesis` command: simulate, replay, cards, explain, bench, and bad input everywhere.
+
+Everything runs on the toy module (tests/fixtures/toy); `nemesis play` is in test_cli_play.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules import Game, load_ruleset
+from nemesis_rules.bots import HeuristicBot, RandomBot, Seen, bot_seed, make_bot, play_turn
+from nemesis_rules.cli import main as cli_main
+from nemesis_rules.cli import savefile
+from nemesis_rules.cli.main import main
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.parse import parse_body
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = str(ROOT / "tests" / "fixtures" / "toy")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def saved_game(tmp_path: Path, moves: int = 12, seed: int = 4) -> Path:
+    """A save of a 2-player toy game after `moves` random decisions."""
+    rules = load_ruleset(TOY)
+    game = Game.new(rules, 2, seed)
+    bots = {s: RandomBot(bot_seed(seed, s)) for s in range(2)}
+    for _ in range(moves):
+        play_turn(game, bots)
+    path = tmp_path / "game.json"
+    savefile.write_save(path, game, [TOY], humans=1, bots="random")
+    return path
+
+
+# ---- simulate ----
+def test_simulate_same_seed_same_report(capsys):
+    args = ("simulate", "--modules", TOY, "--games", "40", "--seed", "5")
+    code, first, _ = run(capsys, *args, "--jobs", "1")
+    assert code == 0
+    _, again, _ = run(capsys, *args, "--jobs", "1")
+    _, parallel, err = run(capsys, *args, "--jobs", "2")
+    assert first == again == parallel
+    assert "time:" in err and "2 jobs" in err
+
+
+def test_simulate_report_sections(capsys):
+    code, out, _ = run(capsys, "simulate", "--modules", TOY, "--games", "20", "--players", "3", "--jobs", "1",
+                       "--bots", "heuristic", "--option", "length=short")
+    assert code == 0
+    assert "20 games of toy, 3 players, seeds 0..19, heuristic bots, options length=short" in out
+    for part in ("how games ended:", "goal_reached", "wins by seat:", "seat 2 (Player 3)",
+                 "decisions per game: mean", "errors: none"):
+        assert part in out
+
+
+def test_simulate_other_seed_other_report(capsys):
+    _, a, _ = run(capsys, "simulate", "--modules", TOY, "--games", "30", "--seed", "0", "--jobs", "1")
+    _, b, _ = run(capsys, "simulate", "--modules", TOY, "--games", "30", "--seed", "1000", "--jobs", "1")
+    assert a.splitlines()[1:] != b.splitlines()[1:]
+
+
+def test_simulate_out_writes_one_line_per_game(capsys, tmp_path):
+    out = tmp_path / "results.jsonl"
+    code, _, _ = run(capsys, "simulate", "--modules", TOY, "--games", "6", "--seed", "10", "--jobs", "1",
+                     "--out", str(out))
+    assert code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["seed"] for r in rows] == list(range(10, 16))
+    rules = load_ruleset(TOY)
+    for r in rows:  # every record replays to its result
+        game = Game.new(rules, r["players"], r["seed"])
+        for m in r["moves"]:
+            game.apply(m)
+        assert game.over and r["decisions"] == len(r["moves"])
+        assert json.loads(json.dumps(game.result)) == r["result"]
+
+
+# ---- replay ----
+def test_replay_round_trip(capsys, tmp_path):
+    code, out, _ = run(capsys, "replay", str(saved_game(tmp_path)))
+    assert (code, out.startswith("replay ok: 12 moves")) == (0, True)
+
+
+def test_replay_step_shows_each_decision(capsys, tmp_path):
+    code, out, _ = run(capsys, "replay", str(saved_game(tmp_path, moves=3)), "--step")
+    assert code == 0
+    assert "    1. Player 1: Choose an action -> " in out
+
+
+def test_tampered_save_is_refused(capsys, tmp_path):
+    path = saved_game(tmp_path)
+    doc = json.loads(path.read_text())
+    doc["moves"][3] = 1 - doc["moves"][3] if doc["moves"][3] < 2 else 0
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert "refused" in err and "changed after it was written" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_resealed_tampered_save_differs_at_its_step(capsys, tmp_path):
+    path = saved_game(tmp_path)
+    doc = json.loads(path.read_text())
+    doc["steps"][5] = "0" * 16
+    doc["checksum"] = savefile.checksum(doc)
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1
+    assert out.startswith("replay differs: step 6:")
+
+
+def test_replay_of_a_bare_state(capsys, tmp_path):
+    rules = load_ruleset(TOY)
+    game = Game.new(rules, 2, 9)
+    bots = {s: RandomBot(s) for s in range(2)}
+    for _ in range(10):
+        play_turn(game, bots)
+    path = tmp_path / "state.json"
+    path.write_text(game.to_json())
+    assert run(capsys, "replay", str(path), "--modules", TOY)[0] == 0
+    doc = json.loads(game.to_json())
+    doc["counters"]["round"] += 1
+    path.write_text(json.dumps(doc, sort_keys=True, separators=(",", ":")))
+    code, out, _ = run(capsys, "replay", str(path), "--modules", TOY)
+    assert code == 1 and "final state differs" in out
+
+
+# ---- cards and explain ----
+def test_cards_lists_components(capsys):
+    code, out, _ = run(capsys, "cards", "--modules", TOY)
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("sprint"))
+    assert row.split() == ["sprint", "card", "4", "deck", "Sprint"]
+    assert "11 components, 25 pieces" in out
+
+
+def test_cards_by_kind_and_language(capsys):
+    code, out, _ = run(capsys, "cards", "--modules", TOY, "--kind", "token", "--lang", "pl")
+    assert code == 0
+    assert "gem" in out and "sprint" not in out
+
+
+def test_explain_renders_the_script_back(capsys):
+    code, out, _ = run(capsys, "explain", "shove", "--modules", TOY)
+    assert code == 0
+    assert out.startswith("shove: Shove\n  card, 3 pieces, starts in deck")
+    assert "    value: 2" in out and "    suit: attack" in out
+    assert "  effect(who):" in out
+    assert "shove_whom = Whom do you shove?" in out
+    body = "\n".join(line[6:] for line in out.splitlines() if line.startswith("      "))
+    parsed, diags = parse_body(body)
+    rules = load_ruleset(TOY)
+    assert not diags and parsed.stmts == rules.composition.procs["shove.effect"].value.body
+    assert isinstance(parsed, ast.Body)
+
+
+def test_explain_procedure_with_its_hooks(capsys):
+    code, out, _ = run(capsys, "explain", "stumble", "--modules", TOY)
+    assert code == 0
+    assert "proc stumble(who):" in out
+    assert "instead of stumble(who) when who.lucky:" in out and "after stumble(who):" in out
+
+
+# ---- bench ----
+def test_bench_prints_figures_with_units(capsys):
+    code, out, _ = run(capsys, "bench", TOY, "--games", "2", "--runs", "1")
+    assert code == 0
+    for unit in (" ms", "games/s", "decisions/s", "µs per state", "bytes of JSON"):
+        assert unit in out
+
+
+# ---- bots ----
+def test_bots_are_seeded():
+    rules = load_ruleset(TOY)
+    for kind in ("random", "heuristic"):
+        runs = []
+        for _ in range(2):
+            game = Game.new(rules, 3, 1)
+            bots = {s: make_bot(kind, bot_seed(1, s), rules.modules) for s in range(3)}
+            while not game.over:
+                play_turn(game, bots)
+            runs.append(game.state.moves)
+        assert runs[0] == runs[1]
+
+
+def test_heuristic_bot_does_not_pass_when_it_can_act():
+    rules = load_ruleset(TOY)
+    game = Game.new(rules, 2, 3)
+    d = game.decision
+    assert d.optional and d.options[-1].value is None
+    assert HeuristicBot(0).choose(Seen(game, d.player, d)) != len(d.options) - 1
+
+
+# ---- bad input ----
+BAD = {
+    "unknown module": ("simulate", "--modules", "no_such_module"),
+    "bad seed": ("simulate", "--modules", TOY, "--seed", "seven"),
+    "unknown option": ("simulate", "--modules", TOY, "--option", "lenght=short"),
+    "bad option value": ("play", "--modules", TOY, "--option", "length=long"),
+    "option without value": ("simulate", "--modules", TOY, "--option", "length"),
+    "unknown flag": ("cards", "--modules", TOY, "--colour"),
+    "unknown command": ("simulat",),
+    "too many players": ("simulate", "--modules", TOY, "--players", "9"),
+    "no games": ("simulate", "--modules", TOY, "--games", "0"),
+    "too many humans": ("play", "--modules", TOY, "--players", "2", "--humans", "3"),
+    "unknown language": ("cards", "--modules", TOY, "--lang", "xx"),
+    "unknown kind": ("cards", "--modules", TOY, "--kind", "crad"),
+    "unknown id": ("explain", "shovel", "--modules", TOY),
+    "missing save": ("replay", "/no/such/save.json"),
+    "load with seed": ("play", "--load", "x.json", "--seed", "3"),
+}
+
+
+@pytest.mark.parametrize("argv", BAD.values(), ids=BAD.keys())
+def test_bad_input_exits_2_with_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("nemesis: ") and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("content", ["{", "[]", "\x00\x01garbage", '{"format": "nemesis-save/1"}',
+                                     '{"format": 1, "entities": {}}'])
+def test_corrupt_save_exits_2(capsys, tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    for argv in (("replay", str(path)), ("play", "--load", str(path), "--modules", TOY)):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_internal_error_is_one_line(capsys, monkeypatch):
+    def broken(args):
+        raise ZeroDivisionError("boom")
+    monkeypatch.setattr("nemesis_rules.cli.catalog.run_cards", broken)
+    parser = cli_main.build_parser()
+    monkeypatch.setattr(cli_main, "build_parser", lambda: _with_run(parser, broken))
+    code, _, err = run(capsys, "cards", "--modules", TOY)
+    assert code == 2 and err.startswith("nemesis: internal error: ZeroDivisionError: boom")
+
+
+def _with_run(parser, fn):
+    parser._subparsers._group_actions[0].choices["cards"].set_defaults(run=fn)
+    return parser
+
+
+def test_scenario_without_its_module_says_so(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "nemesis_rules.cli.scenario_cmd", None)
+    code, _, err = run(capsys, "scenario", "x.yaml")
+    assert code == 2 and "not available" in err
+
+
+def test_no_traceback_from_the_real_process(tmp_path):
+    (tmp_path / "bad.json").write_text("{nope")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for argv in (["simulate", "--modules", "nope"], ["replay", str(tmp_path / "bad.json")]):
+        proc = subprocess.run([sys.executable, "-m", "nemesis_rules.cli", *argv], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("nemesis: ")

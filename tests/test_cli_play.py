@@ -1,0 +1,85 @@
+"""`nemesis play` driven through its standard input: to the end, save and load, hot seat."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = str(ROOT / "tests" / "fixtures" / "toy")
+ALWAYS_FIRST = "1\n" * 400  # more than a toy game needs
+
+
+def play(capsys: pytest.CaptureFixture[str], stdin: str, *argv: str) -> tuple[int, str, str]:
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(["play", *argv])
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_one_human_plays_to_the_end(capsys):
+    code, out, err = play(capsys, ALWAYS_FIRST, "--modules", TOY, "--players", "1", "--seed", "2")
+    assert code == 0, err
+    assert out.count("Player 1 sees") > 3
+    assert "Choose an action" in out and "   1. Advance" in out
+    assert "Game over: goal reached. Winners: Player 1" in out
+    assert "Traceback" not in out + err
+
+
+def test_one_human_against_a_bot(capsys):
+    code, out, _ = play(capsys, ALWAYS_FIRST, "--modules", TOY, "--players", "2", "--seed", "8",
+                        "--bots", "random", "--lang", "pl")
+    assert code == 0
+    assert "Game over" in out
+    assert "hand (Player 2): 2 hidden" in out or "Gracz 2" in out
+
+
+def test_save_in_the_middle_then_load(capsys, tmp_path):
+    save = tmp_path / "mid.json"
+    straight = play(capsys, ALWAYS_FIRST, "--modules", TOY, "--players", "1", "--seed", "2")[1]
+    code, out, _ = play(capsys, f"1\n1\nsave {save}\nquit\n", "--modules", TOY, "--players", "1", "--seed", "2")
+    assert code == 0 and f"Saved to {save}" in out and "Left the game unfinished" in out
+    assert json.loads(save.read_text())["moves"] == [0, 0]
+    code, resumed, err = play(capsys, ALWAYS_FIRST, "--load", str(save))
+    assert code == 0, err
+    assert _ending(resumed) == _ending(straight)
+    assert main(["replay", str(save)]) == 0
+
+
+def _ending(out: str) -> str:
+    return out[out.rindex("the table"):]
+
+
+def test_hot_seat_shows_only_the_active_players_view(capsys):
+    code, out, _ = play(capsys, "quit\n", "--modules", TOY, "--players", "2", "--humans", "2", "--seed", "1")
+    assert code == 0
+    screen = out[: out.index("Choose an action")]
+    assert "Player 1: your turn" in screen
+    assert "hand (Player 1): " in screen and "hand (Player 2): 2 hidden" in screen
+
+
+def test_wrong_input_asks_again(capsys):
+    code, out, _ = play(capsys, "abc\n0\n99\nhelp\nsave\nquit\n", "--modules", TOY, "--players", "1")
+    assert code == 0
+    assert out.count("Not an option: type a number from 1 to 4") == 3
+    assert "Type the number of an option" in out and "Say where: `save FILE`." in out
+
+
+def test_end_of_input_leaves_the_game(capsys):
+    code, out, _ = play(capsys, "", "--modules", TOY, "--players", "1")
+    assert code == 0 and "(end of input)" in out
+
+
+def test_unwritable_save_is_reported_and_play_goes_on(capsys, tmp_path):
+    code, out, _ = play(capsys, f"save {tmp_path}/no/such/dir/x.json\nquit\n", "--modules", TOY, "--players", "1")
+    assert code == 0 and "Could not save to" in out
