@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 
 from nemesis_rules.api import Decision, Game
 from nemesis_rules.bots import BOT_KINDS, Bot, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common, render
-from nemesis_rules.cli.savefile import read_save, restore, write_save
+from nemesis_rules.cli.savefile import Saved, read_save, restore, write_save
 
 HELP = ("Type the number of an option to take it; `save FILE` to save the game here (resume it with "
         "`nemesis play --load FILE`); `quit` to leave.")
@@ -29,36 +29,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=None, help="players (default: 2, or the ruleset's range)")
     p.add_argument("--humans", type=int, default=None, help="human seats, the first ones (default: 1)")
     p.add_argument("--seed", type=int, default=None, help="the game's seed (default: 0)")
-    p.add_argument("--bots", choices=BOT_KINDS, default="heuristic", help="bot for the other seats")
+    p.add_argument("--bots", choices=BOT_KINDS, default=None,
+                   help="bot for the other seats (default: heuristic, or the save's)")
     p.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with `save FILE`")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    game, modules = _start(args)
-    humans = args.humans if args.humans is not None else 1
+    game, modules, saved = _start(args)
+    humans = _first(args.humans, saved.humans if saved else None, 1)
     if not 0 <= humans <= game.state.players:
         raise common.CliError(f"--humans must be from 0 to {game.state.players}, got {humans}")
-    bots = {s: make_bot(args.bots, bot_seed(game.state.seed, s), game.rules.modules)
+    kind = _first(args.bots, saved.bots if saved and saved.bots in BOT_KINDS else None, "heuristic")
+    bots = {s: make_bot(kind, bot_seed(game.state.seed, s), game.rules.modules)
             for s in range(humans, game.state.players)}
-    session = Session(game, modules, humans, bots, args.bots, Console(highlight=False, soft_wrap=True), sys.stdin)
+    session = Session(game, modules, humans, bots, kind, Console(highlight=False, soft_wrap=True), sys.stdin)
     return session.run()
 
 
-def _start(args: argparse.Namespace) -> tuple[Game, list[str]]:
+def _first(*values: Any) -> Any:
+    return next(v for v in values if v is not None)
+
+
+def _start(args: argparse.Namespace) -> tuple[Game, list[str], Saved | None]:
     if args.load is None:
         modules = common.module_list(args.modules)
         rules = common.load(modules, args.lang)
         options = common.parse_options(rules, args.option)
         seed = 0 if args.seed is None else args.seed
-        return Game.new(rules, common.check_players(rules, args.players), seed, **options), modules
+        return Game.new(rules, common.check_players(rules, args.players), seed, **options), modules, None
     if args.players is not None or args.seed is not None or args.option:
         raise common.CliError("--load resumes a saved game: --players, --seed and --option come from the save")
     saved = read_save(args.load)
-    modules = common.module_list(args.modules) if args.modules else (saved.modules or [])
-    rules = common.load(modules, args.lang)
-    return restore(rules, saved), modules
+    modules = common.module_list(args.modules) if args.modules else saved.modules or []
+    if not modules:
+        raise common.CliError(f"{args.load} names no modules: give them with --modules")
+    return restore(common.load(modules, args.lang), saved), modules, saved
 
 
 class Session:

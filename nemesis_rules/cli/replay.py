@@ -27,11 +27,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     saved = read_save(args.file)
-    modules = common.module_list(args.modules) if args.modules else saved.modules or fingerprint_modules(saved.ruleset)
-    rules = common.load(modules, args.lang or saved.lang)
+    rules = _rules(args, saved)
     if saved.ruleset and saved.ruleset != rules.fingerprint:
         return _differs(f"the save was made with rules {saved.ruleset}; these rules are {rules.fingerprint}")
     return replay(rules, saved, show=args.step)
+
+
+def _rules(args: argparse.Namespace, saved: Saved) -> Ruleset:
+    if args.modules or saved.modules:
+        return common.load(args.modules or saved.modules, args.lang or saved.lang)
+    guessed = fingerprint_modules(saved.ruleset)
+    try:
+        return common.load(guessed, args.lang or saved.lang)
+    except RulesError as error:
+        raise common.CliError(f"{common.one_line(error)}; the file names rules {saved.ruleset!r} but not "
+                              "their folders: give them with --modules") from None
 
 
 def replay(rules: Ruleset, saved: Saved, show: bool = False) -> int:
