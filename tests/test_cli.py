@@ -65,7 +65,7 @@ def test_simulate_report_sections(capsys):
                        "--bots", "heuristic", "--option", "length=short")
     assert code == 0
     assert "20 games of toy, 3 players, seeds 0..19, heuristic bots, options length=short" in out
-    for part in ("how games ended:", "goal_reached", "wins by seat:", "seat 2 (Player 3)",
+    for part in ("how games ended:", "goal_reached", "wins by seat:", "seat 2 (Player 3, heuristic)",
                  "decisions per game: mean", "errors: none"):
         assert part in out
 
@@ -90,6 +90,15 @@ def test_simulate_out_writes_one_line_per_game(capsys, tmp_path):
             game.apply(m)
         assert game.over and r["decisions"] == len(r["moves"])
         assert json.loads(json.dumps(game.result)) == r["result"]
+
+
+def test_heuristic_bot_beats_the_random_bot(capsys):
+    code, out, _ = run(capsys, "simulate", "--modules", TOY, "--games", "100", "--jobs", "1",
+                       "--bots", "heuristic,random")
+    assert code == 0
+    wins = {line.split(",")[1].split(")")[0].strip(): int(line.split()[-2]) for line in out.splitlines()
+            if line.startswith("  seat ")}
+    assert wins["heuristic"] > 2 * wins["random"], out
 
 
 # ---- replay ----
@@ -217,6 +226,7 @@ BAD = {
     "option without value": ("simulate", "--modules", TOY, "--option", "length"),
     "unknown flag": ("cards", "--modules", TOY, "--colour"),
     "unknown command": ("simulat",),
+    "unknown bot": ("simulate", "--modules", TOY, "--bots", "heuristic,smart"),
     "too many players": ("simulate", "--modules", TOY, "--players", "9"),
     "no games": ("simulate", "--modules", TOY, "--games", "0"),
     "too many humans": ("play", "--modules", TOY, "--players", "2", "--humans", "3"),

@@ -46,13 +46,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=None, help="players per game (default: 2, or the ruleset's range)")
     p.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
-    p.add_argument("--bots", choices=BOT_KINDS, default="random", help="bot for every seat (default: random)")
+    p.add_argument("--bots", type=_bot_list, default="random", metavar="|".join(BOT_KINDS),
+                   help="bot for every seat, or one a seat in turn: `heuristic,random` (default: random)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: CPU count)")
     p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
                    help="count a game with no result after this many decisions as an error")
     common.add_option_arg(p)
     p.set_defaults(run=run)
+
+
+def _bot_list(text: str) -> str:
+    kinds = [k.strip() for k in text.split(",")]
+    bad = [k for k in kinds if k not in BOT_KINDS]
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(f"unknown bot {bad[0] if bad else text!r}: choose from {', '.join(BOT_KINDS)}")
+    return ",".join(kinds)
+
+
+def seat_bots(bots: str, players: int) -> list[str]:
+    """The bot kind of each seat: `a,b` gives a, b, a, b, ..."""
+    kinds = bots.split(",")
+    return [kinds[s % len(kinds)] for s in range(players)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +98,8 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
                               "decisions": 0, "moves": [], "counters": {}, "error": None}
     try:
         game = Game.new(rules, spec.players, seed, **spec.options)
-        bots = {s: make_bot(spec.bots, bot_seed(seed, s), rules.modules) for s in range(spec.players)}
+        kinds = seat_bots(spec.bots, spec.players)
+        bots = {s: make_bot(kinds[s], bot_seed(seed, s), rules.modules) for s in range(spec.players)}
         while not game.over and len(game.state.moves) < spec.max_decisions:
             play_turn(game, bots)
         record["moves"] = list(game.state.moves)
@@ -220,7 +236,9 @@ def _named(rules: Ruleset, key: str) -> str:
 def _wins(rules: Ruleset, spec: Spec, records: list[dict[str, Any]]) -> list[tuple[str, int]]:
     wins = Counter(w for r in records if r["result"] for w in r["result"]["winners"])
     nobody = sum(1 for r in records if r["result"] and not r["result"]["winners"])
-    rows = [(f"seat {s} ({rules.label(rules.program.player_ids[s])})", wins[s]) for s in range(spec.players)]
+    kinds = seat_bots(spec.bots, spec.players)
+    rows = [(f"seat {s} ({rules.label(rules.program.player_ids[s])}, {kinds[s]})", wins[s])
+            for s in range(spec.players)]
     return rows + [("no winner", nobody)]
 
 
