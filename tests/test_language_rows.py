@@ -5,7 +5,7 @@ plays it with scripted decisions (`game.apply(index)`) and scripted chance (`gam
 and checks the state exactly. Expected values are worked out by hand from the module's rules
 (the comments in each .nem file say how).
 
-Engine bugs found while writing these are strict xfails at the end of the file.
+Engine bugs found while writing these have regression tests at the end of the file.
 """
 
 from __future__ import annotations
@@ -345,7 +345,6 @@ def test_declared_actions_in_combat():
 
 # ---- triggers: when something happens ----
 def test_triggers_run_after_the_emitting_statement():
-    # the parts of the triggers row that do not depend on `when` (see the xfails below)
     game = Game.new(load("triggers"), players=1)
     assert values(game) == ["cave", "hut"]
     game.apply(1)
@@ -354,8 +353,6 @@ def test_triggers_run_after_the_emitting_statement():
     assert entered == ["Player 1 is in the Hut", "Player 1 is in the Hut", "Player 1 is in the Tower"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: `when` of triggers and before/after hooks is inverted "
-                   "(compile.py Compiler.code, the prologue runs the body only when `when` is false)")
 def test_triggers():
     game = Game.new(load("triggers"), players=1)
     view = game.view(None)
@@ -496,7 +493,7 @@ def test_ending_the_fallen_do_not_win():
     assert texts(game) == ["Player 1 quits", "Player 1 scores 3", "Player 2 scores 3"]
 
 
-# ---- engine bugs found on the way (strict xfails) ----
+# ---- regression tests for engine bugs found on the way ----
 def write_module(folder: Path, rules: str, components: str = "", messages: str = "") -> Path:
     (folder / "i18n").mkdir(parents=True)
     (folder / "module.yaml").write_text(
@@ -509,8 +506,6 @@ def write_module(folder: Path, rules: str, components: str = "", messages: str =
     return folder
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: compile.py Compiler.code: a `when` prologue returns "
-                   "when the condition holds and runs the body when it does not")
 def test_bug_trigger_when_is_inverted(tmp_path):
     rules = load_ruleset(write_module(tmp_path / "bug_when", """
 event poke(who)
@@ -528,9 +523,6 @@ before main() when false:
     assert props(game, "player1") == {"n": 1}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: compile.py _fn: the frame of a fn is padded for the "
-                   "modifiers' values but not for their `when`, so a list comprehension in a modifier's "
-                   "`when` writes past the frame (R100 IndexError)")
 def test_bug_modifier_when_with_a_list_comprehension(tmp_path):
     rules = load_ruleset(write_module(tmp_path / "bug_modifier", """
 fn damage(who) = 1
@@ -543,9 +535,6 @@ proc main():
     assert props(game, "player1") == {"n": 2}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: compile.py _hook_wrapper: an `instead of` hook's `when` "
-                   "runs in the wrapper's frame (parameters + 1 slot); a second list comprehension in "
-                   "it writes past the frame (R100 IndexError)")
 def test_bug_instead_when_with_two_list_comprehensions(tmp_path):
     rules = load_ruleset(write_module(tmp_path / "bug_instead", """
 proc main():
@@ -561,9 +550,6 @@ instead of bump(who) when count([p for p in players()]) + count([q for q in play
     assert props(game, "player1") == {"n": 10}
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: vm.available_actions checks only the first parameter's "
-                   "domain (compile.py _availability), so an action whose later domain is empty is offered "
-                   "and then fails in perform() with R100 `choose() with no options`")
 def test_bug_action_with_an_empty_second_domain_is_offered(tmp_path):
     rules = load_ruleset(write_module(tmp_path / "bug_domain", """
 proc main():
@@ -577,9 +563,6 @@ action trade(who, a in [1, 2], b in []):
     assert props(game, "player1") == {"n": 0}
 
 
-@pytest.mark.xfail(strict=True, reason="checker bug: an action parameter's prompt is the message "
-                   "`<action>.<param>` (compile.py _compile_actions), but validate.py reports such messages "
-                   "as never used (W601)")
 def test_bug_action_parameter_prompts_are_reported_unused():
     rules = load("actions")
     assert game_text(rules) == "Move carefully where?"

@@ -20,22 +20,9 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 TOY = ROOT / "tests" / "fixtures" / "toy"
 FILES = sorted(p for p in SCENARIOS.rglob("*.yaml"))
 
-# Scenarios that state the rules correctly but fail because of a known engine bug: strict xfails,
-# so they turn into failures (to be removed from here) once the engine is fixed.
-TRIGGER_WHEN = ("engine: the `when` of a trigger (`on ... when`) is inverted: compile.py's "
-                "Compiler.code() prologue jumps into the body when the condition is false")
-KNOWN_ENGINE_BUGS = {
-    "toy/omen_stumble.yaml": TRIGGER_WHEN,
-    "toy/lucky_instead.yaml": TRIGGER_WHEN,
-    "toy/dig.yaml": TRIGGER_WHEN,
-}
-
-
 def _param(path: Path):
     name = path.relative_to(SCENARIOS).as_posix()
-    bug = KNOWN_ENGINE_BUGS.get(name)
-    marks = [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
-    return pytest.param(path, id=name, marks=marks)
+    return pytest.param(path, id=name)
 
 
 @pytest.mark.parametrize("path", [_param(p) for p in FILES])

@@ -517,20 +517,20 @@ class Compiler:
              prologue: ast.Expr | None = None) -> Code:
         b = CodeBuilder(self, name, params, span)
         if prologue is not None:  # `when`: return at once unless it holds
-            skip = b.emit((JUMP_IF_NOT, b.value(prologue), -1), prologue.span)
-            ret = b.emit((RETURN, None), prologue.span)
-            b.patch(skip, ret + 1)
+            holds = b.value(prologue)
+            b.emit((JUMP_IF_NOT, lambda rt, L: not holds(rt, L), b.here() + 2), prologue.span)
+            b.emit((RETURN, None), prologue.span)
         b.block(body)
         code = b.finish()
         self.program.procs[name] = code
         return code
 
     def closure(self, params: tuple[str, ...], e: ast.Expr):
-        """A closure over a fresh frame for `params` (for fn, when, cost, domains)."""
+        """`f(rt, args)`: `e` evaluated in a fresh frame holding `args` (for fn, when, cost, domains)."""
         b = CodeBuilder(self, "<expr>", params, e.span)
         f = self.expr(e, b)
-        n = b.code.nlocals
-        return f, n
+        pad = [None] * (b.code.nlocals - len(params))
+        return lambda rt, args: f(rt, [*args, *pad])
 
 
 def _prim_call(impl, args, kw):
@@ -644,22 +644,17 @@ MOD_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
-    body, n = c.closure(f.params, f.expr)
-    mods = []
-    for m in modifiers:
-        when = c.closure(m.params, m.when)[0] if m.when is not None else None
-        value, mn = c.closure(m.params, m.expr)
-        mods.append((when, value, m.op, max(mn, n)))
-    pad = max([n] + [x[3] for x in mods]) - len(f.params)
+    body = c.closure(f.params, f.expr)
+    mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
+            for m in modifiers]
 
     def call(rt, args):
         rt.enter_fn(f.name)
         try:
-            L = args + [None] * pad
-            result = body(rt, L)
-            for when, value, op, _ in mods:
-                if when is None or when(rt, L):
-                    result = value(rt, L) if op == "=" else _arith(MOD_OPS[op], result, value(rt, L))
+            result = body(rt, args)
+            for when, value, op in mods:
+                if when is None or when(rt, args):
+                    result = value(rt, args) if op == "=" else _arith(MOD_OPS[op], result, value(rt, args))
             return result
         finally:
             rt.depth -= 1
@@ -681,8 +676,8 @@ def _compile_procs(c: Compiler, comp) -> None:
 
 
 def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> None:
-    """`name` runs its before hooks, then the last `instead of` whose `when` holds (or the body),
-    then its after hooks."""
+    """`name` runs its before hooks, then the last `instead of` whose `when` holds; when none
+    holds, it runs its body and then its after hooks."""
     b = CodeBuilder(c, proc.name, proc.params, proc.span)
     args = tuple((lambda rt, L, i=i: L[i]) for i in range(len(proc.params)))
     result = b.new_slot()
@@ -697,19 +692,19 @@ def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> N
         c.code(f"{proc.name}@instead#{i}", h.params, h.body, h.span)
         skip = None
         if h.when is not None:
-            when = c.closure(h.params, h.when)[0]
-            skip = b.emit((JUMP_IF_NOT, when, -1), h.span)
+            when, n = c.closure(h.params, h.when), len(h.params)
+            skip = b.emit((JUMP_IF_NOT, lambda rt, L, when=when, n=n: when(rt, L[:n]), -1), h.span)
         b.emit((CALL, f"{proc.name}@instead#{i}", args, result), h.span)
         ends.append(b.emit((JUMP, -1), h.span))
         if skip is not None:
             b.patch(skip, b.here())
     b.emit((CALL, f"{proc.name}#body", args, result), proc.span)
-    for j in ends:
-        b.patch(j, b.here())
     for i, h in enumerate(hooks):
         if h.kind == "after":
             c.code(f"{proc.name}@after#{i}", h.params, h.body, h.span, h.when)
             b.emit((CALL, f"{proc.name}@after#{i}", args, -1), h.span)
+    for j in ends:  # a replaced call did not happen: its after hooks do not run
+        b.patch(j, b.here())
     b.emit((RETURN, lambda rt, L: L[result]), proc.span)
     c.program.procs[proc.name] = b.finish()
 
@@ -729,20 +724,36 @@ def _compile_actions(c: Compiler, comp) -> None:
             prologue.append(ast.ExprStmt(ast.Call(ast.Name("pay_cost", span=a.span),
                                                   (ast.Name(a.actor, span=a.span), cost), span=a.span), span=a.span))
         c.code(f"action:{name}", (a.actor,), (*prologue, *a.body), a.span)
-        info = ActionInfo(name, _availability(c, a), c.closure((a.actor,), a.cost)[0] if a.cost is not None else None)
+        cost = c.closure((a.actor,), a.cost) if a.cost is not None else None
+        info = ActionInfo(name, _availability(c, a), cost)
         c.program.actions.append(info)
         c.program.action_index[name] = info
 
 
 def _availability(c: Compiler, a: ast.ActionDef):
+    """`when` holds, and every parameter domain that depends on the actor alone is not empty.
+
+    A domain that names an earlier parameter can only be known once that one is chosen."""
     when = c.closure((a.actor,), a.when) if a.when is not None else None
-    domain = c.closure((a.actor,), a.params[0].domain) if a.params else None
-    size = max([1] + [x[1] for x in (when, domain) if x is not None])
+    later = {p.name for p in a.params}
+    domains = [c.closure((a.actor,), p.domain) for p in a.params if not (_names_in(p.domain) & later)]
 
     def available(rt, actor) -> bool:
-        L = [actor] + [None] * (size - 1)
-        if when is not None and not when[0](rt, L):
+        args = [actor]
+        if when is not None and not when(rt, args):
             return False
-        return domain is None or bool(domain[0](rt, L))
+        return all(d(rt, args) for d in domains)
 
     return available
+
+
+def _names_in(e: Any) -> set[str]:
+    if isinstance(e, ast.Name):
+        return {e.id}
+    found: set[str] = set()
+    if attrs.has(type(e)):
+        for field in attrs.fields(type(e)):
+            v = getattr(e, field.name)
+            for x in v if isinstance(v, tuple) else (v,):
+                found |= _names_in(x)
+    return found

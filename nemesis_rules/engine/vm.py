@@ -160,7 +160,7 @@ class Runtime:
         info = self.program.action_index.get(action)
         if info is None:
             raise ScriptError(f"unknown action {action!r}")
-        return info.cost(self, [actor, None, None, None, None, None, None, None]) if info.cost else 0
+        return info.cost(self, [actor]) if info.cost else 0
 
     def action_target(self, action) -> str:
         if action not in self.program.action_index:

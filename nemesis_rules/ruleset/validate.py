@@ -258,6 +258,7 @@ def _same_arity(comp, env, name, params, span, kinds, what) -> None:
 def _check_action(checker: Checker, a: ast.ActionDef) -> None:
     scope = [a.actor]
     for p in a.params:
+        checker.env.used_messages.add(f"{a.name}.{p.name}")  # the prompt that asks for it
         checker.check_expr(scope, p.domain)
         scope.append(p.name)
     if a.cost is not None:
