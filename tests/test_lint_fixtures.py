@@ -39,17 +39,7 @@ UPDATE = bool(os.environ.get("NEMESIS_UPDATE_SNAPSHOTS"))
 
 # Where the checker and a fixture's expectation still differ. strict: a fix makes the test
 # XPASS and fail, as a reminder to delete the entry.
-KNOWN_GAPS = {
-    "E302-unknown-procedure": "reported on the `phase` line, not on the `step` line",
-    "E304-unknown-kind": "reported on the record's `- id:` line, not on the `kind:` line",
-    "E305-unknown-zone": "reported on the record's `- id:` line, not on the `zone:` line",
-    "E306-unknown-prop": "reported on the record's `- id:` line, not on the `props:` line",
-    "E309-unknown-option": "option(\"mdoe\") with a string is not checked",
-    "E402-not-callable": "calling a local variable is reported as E302 unknown procedure",
-    "E700-missing-required-module": "reported on line 1, not on the `requires:` line",
-    "E703-engine-version-out-of-range": "reported on line 1, not on the `engine:` line",
-    "W504-unused-component": "not reported yet",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def with_known_gaps(names: list[str]) -> list:

@@ -339,6 +339,7 @@ class ActionDef:
 class PhaseDef:
     name: str
     steps: tuple[str, ...]
+    step_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False)
     span: Span = _span()
 
 

@@ -39,6 +39,8 @@ class Environment:
     messages: set[str] = attrs.Factory(set)  # message keys in the English catalog
     used_messages: set[str] = attrs.Factory(set)
     called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
+    used_names: set[str] = attrs.Factory(set)  # declared names that scripts mention
+    options: set[str] = attrs.Factory(set)
 
 
 def static_type(e: ast.Expr, env: Environment) -> str:
@@ -220,7 +222,10 @@ class Checker:
 
     def _name(self, e: ast.Name, scope: set[str]) -> None:
         n = e.id
-        if n in scope or n in self.env.values or n in self.env.counters:
+        if n in scope or n in self.env.counters:
+            return
+        if n in self.env.values:
+            self.env.used_names.add(n)
             return
         if n in self.env.callables or n in REGISTRY:
             self.error("E402", f"`{n}` is a procedure or function: call it with `{n}(...)`", e.span)
@@ -241,6 +246,10 @@ class Checker:
             self.error("E402", "only named procedures and functions can be called", e.span)
             return
         name = e.func.id
+        if name in scope:
+            self.error("E402", f"`{name}` is a variable, not a procedure or function", e.func.span,
+                       "only declared procedures, functions and primitives can be called")
+            return
         target = self.env.callables.get(name)
         if target is None and name in REGISTRY:
             target = Callable_("primitive", (), REGISTRY[name].kind in PAUSING_KINDS, REGISTRY[name])
@@ -259,6 +268,8 @@ class Checker:
             self._primitive_args(e, target.primitive)
             if name == "log" and e.args and isinstance(e.args[0], ast.Str):
                 self._message(e.args[0])
+            if name == "option" and e.args and isinstance(e.args[0], ast.Str | ast.Name):
+                self._option(e.args[0])
             if name == "choose":
                 for k in e.kwargs:
                     if k.name == "prompt" and isinstance(k.value, ast.Str):
@@ -269,6 +280,13 @@ class Checker:
         if len(e.args) != len(target.params):
             self.error("E400", f"{target.what} `{name}` takes {len(target.params)} arguments "
                        f"({', '.join(target.params)}), got {len(e.args)}", e.span)
+
+    def _option(self, arg: ast.Str | ast.Name) -> None:
+        name = arg.value if isinstance(arg, ast.Str) else arg.id
+        options = self.env.options
+        if name not in options:
+            self.error("E309", f"unknown option `{name}`", arg.span,
+                       did_you_mean(name, options) or "declare it under `options:` in module.yaml")
 
     def _message(self, key: ast.Str) -> None:
         self.env.used_messages.add(key.value)

@@ -161,10 +161,11 @@ class _ToAst(Transformer):
         return ast.ActionDef(str(name), str(actor), tuple(params), cost, when, body, span=self._s(meta))
 
     def phase_def(self, meta, c):
-        return ast.PhaseDef(str(c[0]), tuple(c[1:]), span=self._s(meta))
+        steps = tuple(c[1:])
+        return ast.PhaseDef(str(c[0]), tuple(n for n, _ in steps), tuple(s for _, s in steps), span=self._s(meta))
 
     def step_line(self, meta, c):
-        return str(c[0])
+        return str(c[0]), self._s(meta)
 
     def phase_extend(self, meta, c):
         return ast.PhaseExtend(str(c[0]), tuple(c[1:]), span=self._s(meta))

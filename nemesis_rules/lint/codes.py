@@ -384,13 +384,13 @@ CODES: tuple[LintCode, ...] = (
 
         ## Example
         ```
-        log("nosie", who=who)
+        log("alrm", who=who)
         ```
 
         ## Instead
         Fix the key, or add it to `i18n/en.yaml` (and the other languages).
         ```
-        log("noise", who=who)
+        log("alarm", who=who)
         ```
         """),
     _rule("E308", "unknown-event", """
@@ -615,8 +615,8 @@ CODES: tuple[LintCode, ...] = (
         ## Example
         ```yaml
         # i18n/en.yaml
-        noise: "{who} hears a noise"
-        # i18n/pl.yaml has no `noise`
+        alarm: "{who} hears an alarm"
+        # i18n/pl.yaml has no `alarm`
         ```
 
         ## Instead
@@ -648,15 +648,15 @@ CODES: tuple[LintCode, ...] = (
         ## Example
         ```yaml
         # en.yaml
-        noise: "{who} hears a noise"
+        alarm: "{who} hears an alarm"
         # pl.yaml
-        noise: "{kto} słyszy hałas"
+        alarm: "{kto} słyszy alarm"
         ```
 
         ## Instead
         Keep placeholder names identical in every language; translate only the text.
         ```yaml
-        noise: "{who} słyszy hałas"
+        alarm: "{who} słyszy alarm"
         ```
         """),
     # ---- E7xx layering ----

@@ -59,6 +59,7 @@ class Composition:
     hooks: list[Declared] = attrs.Factory(list)
     actions: dict[str, Declared] = attrs.Factory(dict)
     phases: dict[str, Declared] = attrs.Factory(dict)  # tuple of step names
+    step_spans: dict[tuple[str, str], Span] = attrs.Factory(dict)  # (phase, step) -> where it is named
     catalogs: dict[str, dict[str, Declared]] = attrs.Factory(dict)  # lang -> key -> text
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
@@ -113,10 +114,10 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
     order: list[ModuleSource] = []
     state: dict[str, str] = {}
 
-    def visit(name: str | Path, via: ModuleSource | None) -> str | None:
+    def visit(name: str | Path, via: ModuleSource | None, index: int = 0) -> str | None:
         folder = resolve_folder(name, search)
         if folder is None:
-            span = via.manifest_span if via else Span(str(name), 1, 1, 1, 2)
+            span = via.manifest_at("requires", index) if via else Span(str(name), 1, 1, 1, 2)
             known = [p.name for root in search if root.is_dir() for p in root.iterdir() if p.is_dir()]
             hint = did_you_mean(str(name), known) or "check the module id or give a folder path"
             what = f"requires module `{name}`, which is not found" if via else f"no module `{name}`"
@@ -126,7 +127,7 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
         if state.get(key) == "done":
             return loaded[key].id
         if state.get(key) == "visiting":
-            span = via.manifest_span if via else Span(str(name), 1, 1, 1, 2)
+            span = via.manifest_at("requires", index) if via else Span(str(name), 1, 1, 1, 2)
             comp.diagnostics.append(Diagnostic("E701", f"modules require each other in a cycle at `{folder.name}`",
                                                span, help="remove one of the `requires` entries"))
             return None
@@ -134,8 +135,8 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
         src = load_module(folder, display_root)
         loaded[key] = src
         deps: set[str] = set()
-        for req in src.manifest.requires if src.manifest else ():
-            got = visit(req, src)
+        for i, req in enumerate(src.manifest.requires if src.manifest else ()):
+            got = visit(req, src, i)
             if got:
                 deps |= {got} | comp.requires.get(got, set())
         comp.requires[src.id] = deps
@@ -175,16 +176,16 @@ def _check_manifests(comp: Composition) -> None:
         if not version_in_range(__version__, m.engine):
             comp.diagnostics.append(Diagnostic(
                 "E703", f"module `{m.id}` supports engine {m.engine}; this engine is {__version__}",
-                src.manifest_span, help="update the module's `engine` range after checking it"))
-        for other in m.conflicts:
+                src.manifest_at("engine"), help="update the module's `engine` range after checking it"))
+        for i, other in enumerate(m.conflicts):
             if other in ids:
                 comp.diagnostics.append(Diagnostic(
-                    "E704", f"module `{m.id}` cannot be combined with `{other}`", src.manifest_span,
+                    "E704", f"module `{m.id}` cannot be combined with `{other}`", src.manifest_at("conflicts", i),
                     help=f"load `{m.id}` or `{other}`, not both"))
         if m.players is not None:
             comp.players = m.players
         if m.entry is not None:
-            comp.entry = Declared(m.entry, m.id, src.manifest_span)
+            comp.entry = Declared(m.entry, m.id, src.manifest_at("entry"))
         comp.options.update(m.options)
 
 
@@ -260,6 +261,7 @@ def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
             _declare(comp.actions, d.name, d, mod, d.span, comp, "action")
         case ast.PhaseDef():
             _declare(comp.phases, d.name, d.steps, mod, d.span, comp, "phase")
+            comp.step_spans.update({(d.name, n): sp for n, sp in zip(d.steps, d.step_spans, strict=False)})
         case ast.PhaseExtend():
             _extend_phase(comp, mod, d, replaced)
         case ast.ModifierDef():
@@ -291,6 +293,8 @@ def _extend_phase(comp: Composition, mod: str, d: ast.PhaseExtend, replaced: dic
             replaced.setdefault(("step", f"{d.name}.{ch.step}"), []).append(Declared(ch, mod, ch.span))
         else:
             steps.insert(i if ch.op == "before" else i + 1, ch.step)
+        if ch.op != "remove":
+            comp.step_spans[(d.name, ch.anchor if ch.op == "replace" else ch.step)] = ch.span
     phase.value = tuple(steps)
 
 

@@ -41,12 +41,19 @@ class ModuleSource:
     path: Path
     manifest: Manifest | None = None
     manifest_span: Span = attrs.Factory(Span)
+    manifest_raw: Any = None  # the YAML nodes, for the spans of its fields
     files: list[tuple[str, ComponentFile, Any]] = attrs.Factory(list)  # (file, record, raw yaml)
     components: list[Component] = attrs.Factory(list)
     scripts: list[ast.Module] = attrs.Factory(list)
     catalogs: dict[str, list[tuple[str, Catalog, Any]]] = attrs.Factory(dict)  # lang -> files
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
+
+    def manifest_at(self, *path: Any) -> Span:
+        """Where a field of module.yaml is written (or the file's start)."""
+        if self.manifest_raw is None:
+            return self.manifest_span
+        return yaml_span(self.manifest_raw, path, self.manifest_span.file)
 
     @property
     def id(self) -> str:
@@ -300,6 +307,7 @@ def _load_manifest(src: ModuleSource, path: Path, file: str) -> None:
     src.diagnostics += diags
     src.manifest = manifest
     src.manifest_span = Span(file, 1, 1, 1, 2)
+    src.manifest_raw = raw
 
 
 def _load_catalog(src: ModuleSource, path: Path, file: str) -> None:
@@ -365,7 +373,26 @@ def _component(src: ModuleSource, item: Any, file: str, root: Any, where: tuple,
                                               yaml_span(root, (*where, key), file, key=True), help=hint))
             continue
         scripts[key] = _script(value, root, (*where, key), file, text)
-    return Component(spec, scripts, src.id, yaml_span(root, (*where, "id"), file))
+    return Component(spec, scripts, src.id, yaml_span(root, (*where, "id"), file), _field_spans(root, where, file))
+
+
+def _field_spans(root: Any, where: tuple, file: str) -> dict[str, Span]:
+    item = yaml_node(root, where)
+    spans = {str(k): yaml_span(root, (*where, k), file) for k in item} if isinstance(item, dict) else {}
+    props = item.get("props") if isinstance(item, dict) else None
+    if isinstance(props, dict):
+        spans.update({f"props.{k}": yaml_span(root, (*where, "props", k), file, key=True) for k in props})
+    return spans
+
+
+def yaml_node(root: Any, path: tuple) -> Any:
+    node = root
+    for step in path:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
 
 
 def _script(value: str, root: Any, where: tuple, file: str, text: str) -> Script:

@@ -112,3 +112,8 @@ class Component:
     scripts: dict[str, Script]
     module: str
     span: Span = NO_SPAN
+    field_spans: dict[str, Span] = attrs.Factory(dict)  # "kind", "zone", "props.value", ...
+
+    def at(self, field: str) -> Span:
+        """Where a field (or `props.<name>`) is written, else where the component starts."""
+        return self.field_spans.get(field, self.span)

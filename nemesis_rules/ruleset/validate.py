@@ -24,9 +24,35 @@ def validate(comp: Composition) -> Environment:
     _check_declarations(comp)
     _check_components(comp)
     env = environment(comp)
+    if any(d.is_error and d.code.startswith("E1") for d in comp.diagnostics):
+        return env  # names are missing from files that did not parse: checking scripts would cascade
     _check_scripts(comp, env)
     _check_catalogs(comp, env)
+    _unused_components(comp, env)
     return env
+
+
+def _unused_components(comp: Composition, env: Environment) -> None:
+    """A component that starts nowhere, has no script, joins nothing, and whose id and kind no script
+    names is dead data."""
+    mentioned = set(env.used_names)
+    for c in comp.components.values():
+        mentioned |= set(c.spec.ends or ())
+        if c.spec.zone and "@" in c.spec.zone:
+            mentioned.add(c.spec.zone.split("@", 1)[1])
+        mentioned |= {v for v in _flat(c.spec.props.values()) if isinstance(v, str)}
+    for cid, c in comp.components.items():
+        if c.spec.zone is None and not c.scripts and c.spec.ends is None and not {cid, c.spec.kind} & mentioned:
+            comp.diagnostics.append(Diagnostic("W504", f"component `{cid}` starts in no zone and nothing uses it",
+                                               c.span, help="give it a `zone:`, use it in a script, or remove it",
+                                               severity=WARNING))
+
+
+def _flat(values) -> list:
+    out = []
+    for v in values:
+        out += _flat(v) if isinstance(v, tuple) else [v]
+    return out
 
 
 def environment(comp: Composition) -> Environment:
@@ -39,6 +65,7 @@ def environment(comp: Composition) -> Environment:
         for f in faces.value:
             if isinstance(f, str):
                 env.values.setdefault(f, "symbol")
+    env.options = set(comp.options)
     for name in comp.options:
         env.values.setdefault(name, "option")
         for v in comp.options[name].values:
@@ -127,23 +154,24 @@ def _check_names(comp: Composition) -> None:
 def _check_components(comp: Composition) -> None:
     sizes: dict[str, int] = {}
     for cid, c in comp.components.items():
-        spec, span = c.spec, c.span
+        spec = c.spec
         if not NAME_RE.fullmatch(cid):
             comp.diagnostics.append(Diagnostic("E202", f"component id `{cid}` must be lowercase letters, digits "
-                                               "and _", span))
+                                               "and _", c.span))
         kind = comp.kinds.get(spec.kind)
         if kind is None:
-            comp.diagnostics.append(Diagnostic("E304", f"unknown kind `{spec.kind}`", span,
+            comp.diagnostics.append(Diagnostic("E304", f"unknown kind `{spec.kind}`", c.at("kind"),
                                                help=did_you_mean(spec.kind, comp.kinds)))
             continue
         if spec.count < 1:
-            comp.diagnostics.append(Diagnostic("E202", f"`count` must be at least 1, got {spec.count}", span))
+            comp.diagnostics.append(Diagnostic("E202", f"`count` must be at least 1, got {spec.count}",
+                                               c.at("count")))
         for prop, value in spec.props.items():
-            _check_prop(comp, cid, kind.value.props, prop, value, span)
+            _check_prop(comp, cid, kind.value.props, prop, value, c.at(f"props.{prop}"))
         if spec.zone is not None:
-            _check_zone_ref(comp, spec.zone, span)
+            _check_zone_ref(comp, spec.zone, c.at("zone"))
             sizes[spec.zone.split("@")[0]] = sizes.get(spec.zone.split("@")[0], 0) + spec.count
-        _check_link(comp, cid, kind.value.link, spec, span)
+        _check_link(comp, cid, kind.value.link, c)
     for name, d in comp.zones.items():
         want = d.value.size
         if want is not None and sizes.get(name, 0) != want:
@@ -190,18 +218,20 @@ def _check_zone_ref(comp: Composition, zone: str, span: Span) -> None:
                                            help=did_you_mean(owner, comp.components)))
 
 
-def _check_link(comp: Composition, cid: str, is_link: bool, spec, span: Span) -> None:
+def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
+    spec = c.spec
     if is_link and spec.ends is None:
-        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` needs `ends: [a, b]`", span))
+        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` needs `ends: [a, b]`", c.span))
     if not is_link and (spec.ends is not None or spec.labels is not None):
         comp.diagnostics.append(Diagnostic("E200", f"`{cid}` is not of a link kind; `ends`/`labels` do not "
-                                           "apply", span, help="add `link: true` to its kind"))
+                                           "apply", c.at("ends" if spec.ends is not None else "labels"),
+                                           help="add `link: true` to its kind"))
     for end in spec.ends or ():
         if end not in comp.components:
-            comp.diagnostics.append(Diagnostic("E303", f"link `{cid}` ends at unknown component `{end}`", span,
-                                               help=did_you_mean(end, comp.components)))
+            comp.diagnostics.append(Diagnostic("E303", f"link `{cid}` ends at unknown component `{end}`",
+                                               c.at("ends"), help=did_you_mean(end, comp.components)))
     if is_link and spec.count != 1:
-        comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", span))
+        comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", c.at("count")))
 
 
 # ---- scripts ----
@@ -272,11 +302,12 @@ def _check_phases(comp: Composition, env: Environment) -> None:
     for name, d in comp.phases.items():
         for step in d.value:
             target = env.callables.get(step)
+            span = comp.step_spans.get((name, step), d.span)
             if target is None or target.what not in ("procedure", "phase"):
-                comp.diagnostics.append(Diagnostic("E302", f"phase `{name}` names unknown step `{step}`", d.span,
+                comp.diagnostics.append(Diagnostic("E302", f"phase `{name}` names unknown step `{step}`", span,
                                                    help=did_you_mean(step, comp.procs) or f"add `proc {step}():`"))
             elif target.params:
-                comp.diagnostics.append(Diagnostic("E400", f"step `{step}` must take no parameters", d.span))
+                comp.diagnostics.append(Diagnostic("E400", f"step `{step}` must take no parameters", span))
             env.called.add(step)
 
 
