@@ -225,16 +225,31 @@ def test_event_movement_into_a_technical_corridor_returns_the_token(rules):
     game = new_game(rules)
     put(game, "creeper_figure#1", "room_contents@main_slot_1_02")
     props(game, "creeper_figure#1")["injuries"] = 1
-    put(game, "event_noise_in_technical_corridors", "event_deck")   # movers adult/breeder: creeper stays
-    put(game, "event_damaging_fire", "event_deck")                  # creeper/adult, corridor 1
-    creeper_token = next(t for t in inside(game, "intruder_token_supply") if props(game, t)["intruder_type"] == "creeper")
-    bag_before = len(inside(game, "intruder_bag"))
+    put(game, "event_consuming_fire", "event_deck")             # movers creeper/breeder/queen, corridor 4
+    def creepers_in_bag():
+        return len([t for t in inside(game, "intruder_bag") if props(game, t)["intruder_type"] == "creeper"])
+    before = creepers_in_bag()
     game.force("blank_token")
     pass_round(game)
-    # corridor 1 of main_slot_1_02 leads to main_slot_1_01 (no entrance numbered 1): it moves there
-    assert zone_of(game, "creeper_figure#1") == "room_contents@main_slot_1_01"
-    assert creeper_token in inside(game, "intruder_token_supply")
-    assert len(inside(game, "intruder_bag")) >= bag_before
+    # number 4 of main_slot_1_02 is its technical-corridor entrance: the creeper vanishes,
+    # its injuries are discarded and a creeper token goes into the bag (base.md L400-405)
+    assert zone_of(game, "creeper_figure#1") == "intruder_figures"
+    assert props(game, "creeper_figure#1")["injuries"] == 0
+    assert creepers_in_bag() == before + 1
+
+
+def test_random_games_run_to_an_end(rules):
+    import random
+    for seed in range(6):
+        game = Game.new(rules, players=1 + seed % 3, seed=seed)
+        rnd = random.Random(seed)
+        steps = 0
+        while not game.over and steps < 3000:
+            d = game.decision
+            game.apply(rnd.randrange(len(d.options)))
+            steps += 1
+        assert game.over, f"seed {seed}: no end after {steps} decisions"
+        assert game.result["reason"] in ("jump", "ship_destroyed", "all_characters_dead")
 
 
 def test_danger_pulls_intruders_from_adjacent_rooms(rules):
@@ -247,3 +262,27 @@ def test_danger_pulls_intruders_from_adjacent_rooms(rules):
     # danger: the adult next door (not in combat) moves in; no noise roll
     assert zone_of(game, "adult_figure#1") == "room_contents@main_slot_1_01"
     assert inside(game, "corridor_contents@test_c_s101_s102") == []
+
+
+def test_melee_miss_costs_a_serious_wound_and_contamination(rules):
+    game = new_game(rules)
+    put(game, "adult_figure#2", "room_contents@main_hibernatorium")
+    offer(game, "melee")
+    choose(game, "melee")
+    game.force("miss")
+    pay(game)
+    if game.decision.prompt == "melee_target":
+        choose(game, "adult_figure#2")
+    assert props(game, "player1")["serious"] == 1
+    assert any(c.startswith("contamination") for c in inside(game, "action_discard@player1"))
+    assert zone_of(game, "adult_figure#2") == "room_contents@main_hibernatorium"
+
+
+def test_ending_a_turn_in_a_burning_room_is_a_light_wound(rules):
+    game = new_game(rules)
+    fire = next(e for e in inside(game, "marker_supply") if e.startswith("fire_marker"))
+    put(game, fire, "room_contents@main_hibernatorium")
+    choose(game, None)                                          # pass: the turn ends in the fire
+    if game.decision.prompt == "discard_on_pass":
+        choose(game, None)
+    assert props(game, "player1")["light_wounds"] == 1
