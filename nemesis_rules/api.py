@@ -161,12 +161,13 @@ class Game:
     # ---- making games ----
     @classmethod
     def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
-            **options: Any) -> Game:
+            start: bool = True, **options: Any) -> Game:
         """A new game, run up to its first decision.
 
         With `explicit_chance`, every die roll, pick and random draw waits as a chance node
         (`chance_outcomes()`, `apply_chance()`) instead of using the seeded generator; shuffles
-        still use the generator.
+        still use the generator. With `start=False` the components are placed but the entry
+        procedure has not run: edit the position or `force()` outcomes, then call `start()`.
 
         Raises:
             RulesError: bad player count, seed or option; or a rules error during setup.
@@ -179,8 +180,20 @@ class Game:
         state.explicit_chance = bool(explicit_chance)
         _place_components(rules.program, state)
         game = cls(rules, state)
-        game._guarded(vm.start)
+        if start:
+            game.start()
         return game
+
+    def start(self) -> None:
+        """Run the entry procedure of a game made with `start=False`, up to its first decision.
+
+        Raises:
+            IllegalMoveError: the game has already started.
+            RulesError: a rules error during setup.
+        """
+        if self.state.stack or self.state.pending or self.state.result or self.state.log:
+            raise IllegalMoveError("the game has already started")
+        self._guarded(vm.start)
 
     @classmethod
     def from_json(cls, rules: Ruleset, text: str) -> Game:

@@ -25,7 +25,6 @@ from ruamel.yaml.error import YAMLError
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
-from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 
 RUN_UNTIL = ("first_decision", "start")
@@ -452,7 +451,7 @@ class _Run:
             game.force(*step.chance)
             self.chance_loc = step.chance_loc
         if first and self.sc.run_until == "start":
-            self._guard(step.loc, "starting the game", lambda: game._guarded(vm.start))
+            self._guard(step.loc, "starting the game", game.start)
         for d in step.decisions:
             if self.error is not None:
                 break
@@ -534,20 +533,8 @@ class _Run:
 
 
 def unstarted_game(rules: Ruleset, players: int, seed: int, options: dict[str, Any]) -> Game:
-    """A game with its components placed whose entry procedure has not run yet.
-
-    Game.new runs the entry at once; this builds the same state without running it (it uses
-    the API's own helpers; an engine `Game.new(..., start=False)` would replace it).
-    """
-    from nemesis_rules import api
-    from nemesis_rules.engine import rng
-    from nemesis_rules.engine.state import GameState
-
-    api._check_players(rules, players)
-    state = GameState(players, seed, api._options(rules, options), rules.fingerprint)
-    state.rng = rng.seed_state(seed)
-    api._place_components(rules.program, state)
-    return Game(rules, state)
+    """A game with its components placed whose entry procedure has not run yet."""
+    return Game.new(rules, players=players, seed=seed, start=False, **options)
 
 
 # ---- names: entities, zones, players ----

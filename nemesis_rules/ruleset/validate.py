@@ -15,6 +15,7 @@ from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
 BASE_LANG = "en"
+RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "start"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -130,10 +131,17 @@ def _check_declarations(comp: Composition) -> None:
         if not d.value:
             diags.append(Diagnostic("E202", f"die `{name}` has no faces", d.span))
     for name, spec in comp.options.items():
+        if name in RESERVED_OPTIONS:
+            diags.append(Diagnostic("E202", f"option name `{name}` is taken by Game.new", _module_span(comp),
+                                    help="rename the option"))
         if spec.default is not None and spec.default not in spec.values:
             diags.append(Diagnostic("E202", f"option `{name}` defaults to {spec.default!r}, not one of its values",
-                                    comp.modules[0].manifest_span if comp.modules else Span()))
+                                    _module_span(comp)))
     _check_names(comp)
+
+
+def _module_span(comp: Composition) -> Span:
+    return comp.modules[-1].manifest_at("options") if comp.modules else Span()
 
 
 def _check_names(comp: Composition) -> None:
