@@ -161,12 +161,12 @@ class Game:
     # ---- making games ----
     @classmethod
     def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
-            start: bool = True, **options: Any) -> Game:
+            autostart: bool = True, **options: Any) -> Game:
         """A new game, run up to its first decision.
 
         With `explicit_chance`, every die roll, pick and random draw waits as a chance node
         (`chance_outcomes()`, `apply_chance()`) instead of using the seeded generator; shuffles
-        still use the generator. With `start=False` the components are placed but the entry
+        still use the generator. With `autostart=False` the components are placed but the entry
         procedure has not run: edit the position or `force()` outcomes, then call `start()`.
 
         Raises:
@@ -180,12 +180,12 @@ class Game:
         state.explicit_chance = bool(explicit_chance)
         _place_components(rules.program, state)
         game = cls(rules, state)
-        if start:
+        if autostart:
             game.start()
         return game
 
     def start(self) -> None:
-        """Run the entry procedure of a game made with `start=False`, up to its first decision.
+        """Run the entry procedure of a game made with `autostart=False`, up to its first decision.
 
         Raises:
             IllegalMoveError: the game has already started.

@@ -534,7 +534,7 @@ class _Run:
 
 def unstarted_game(rules: Ruleset, players: int, seed: int, options: dict[str, Any]) -> Game:
     """A game with its components placed whose entry procedure has not run yet."""
-    return Game.new(rules, players=players, seed=seed, start=False, **options)
+    return Game.new(rules, players=players, seed=seed, autostart=False, **options)
 
 
 # ---- names: entities, zones, players ----

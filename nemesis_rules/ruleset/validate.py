@@ -15,7 +15,7 @@ from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
 BASE_LANG = "en"
-RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "start"}
+RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "autostart"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
 
 
