@@ -277,3 +277,11 @@ def test_the_d6_chance_node_is_uniform(toy_rules) -> None:
     assert game.is_chance_node and game.decision is None
     assert sorted(game.chance_outcomes()) == [(face, 1 / 6) for face in range(1, 7)]
     assert game.view(0)["decision"] == {"player": -1, "prompt": "roll", "chance": True}
+
+
+def test_keyed_list_primitives(tmp_path: Path) -> None:
+    script = ("proc main():\n    let xs = [\"a\", \"b\", \"c\", \"d\"]\n    let ks = [3, 1, 3, 0]\n"
+              "    log(\"r\", s=sort_by(xs, ks), lo=min_by(xs, ks), hi=max_by(xs, ks), t=\"p\" + text(4))\n"
+              "    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert game.log[0]["args"] == {"s": ("d", "b", "a", "c"), "lo": "d", "hi": "a", "t": "p4"}

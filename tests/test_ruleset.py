@@ -157,3 +157,19 @@ def test_any_bytes_in_any_file_give_diagnostics_only(tmp_path_factory, module, c
     assert all(d.code[0] in "EW" and d.span.line >= 1 for d in diagnostics)
     with pytest.raises(RulesError):
         load_ruleset(folder)
+
+
+def test_a_kind_is_extended_from_another_module(tmp_path: Path) -> None:
+    _write_module(tmp_path, "core", [], "proc main():\n    end_game(done, [])\n",
+                  "players: {min: 1, max: 2}\nentry: main\n")
+    (tmp_path / "core" / "data.yaml").write_text("symbols: [done]\nkinds:\n  card: {props: {value: int}}\n"
+                                                 "components:\n  - {id: ace, kind: card, props: {value: 1}}\n")
+    _write_module(tmp_path, "more", ["core"])
+    (tmp_path / "more" / "data.yaml").write_text(
+        "kinds:\n  card: {extend: true, props: {rarity: int}, defaults: {rarity: 2}}\n"
+        "components:\n  - {id: king, kind: card, props: {value: 13, rarity: 5}}\n")
+    rules = load_ruleset(tmp_path / "more")
+    assert rules.program.kind_defaults["card"] == {"value": None, "rarity": 2}
+    (tmp_path / "more" / "data.yaml").write_text("kinds:\n  crad: {extend: true, props: {rarity: int}}\n")
+    with pytest.raises(RulesError, match="E304"):
+        load_ruleset(tmp_path / "more")

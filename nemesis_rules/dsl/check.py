@@ -112,9 +112,10 @@ class Checker:
         match s:
             case ast.Let(name=n, value=v):
                 self.expr(v, scope)
-                if n in self.env.values or n in self.env.counters:
-                    self.error("E500", f"`{n}` is already a declared name; pick another variable name", s.span)
-                scope.add(n)
+                if n in self.env.counters:
+                    self.error("E500", f"`{n}` is a counter; pick another variable name", s.span,
+                               "assign the counter without `let`")
+                scope.add(n)  # a variable may shadow a declared name inside its procedure
             case ast.Assign(target=t, value=v) | ast.AugAssign(target=t, value=v):
                 self.expr(v, scope)
                 self._target(t, scope)

@@ -315,6 +315,48 @@ def range_(rt, start, stop):
     return tuple(range(start, stop))
 
 
+def _keyed(items, keys) -> list[tuple]:
+    xs, ks = _items(items), _items(keys)
+    if len(xs) != len(ks):
+        raise ScriptError(f"{len(xs)} items but {len(ks)} keys")
+    return sorted(zip(ks, range(len(xs)), xs, strict=True), key=lambda t: (_order(t[0]), t[1]))
+
+
+def _order(v) -> tuple:
+    return (str(type(v)), v)
+
+
+@primitive("sort_by", Param("items", "list"), Param("keys", "list"), returns="list",
+           doc="The items ordered by the matching keys (a list as long as items); ties keep their order.")
+def sort_by(rt, items, keys):
+    return tuple(x for _, _, x in _keyed(items, keys))
+
+
+@primitive("min_by", Param("items", "list"), Param("keys", "list"), returns="any",
+           doc="The item with the smallest matching key (the first of equals), or none.")
+def min_by(rt, items, keys):
+    ordered = _keyed(items, keys)
+    return ordered[0][2] if ordered else None
+
+
+@primitive("max_by", Param("items", "list"), Param("keys", "list"), returns="any",
+           doc="The item with the largest matching key (the first of equals), or none.")
+def max_by(rt, items, keys):
+    ordered = _keyed(items, keys)
+    if not ordered:
+        return None
+    best = ordered[-1][0]
+    return next(x for k, _, x in ordered if k == best)
+
+
+@primitive("text", Param("value", "any"), returns="str",
+           doc="A value as a string (to build a name: \"p\" + text(n)).")
+def text(rt, value):
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "none"}[value]
+    return str(value) if isinstance(value, int | str) else ",".join(text(rt, v) for v in value)
+
+
 @primitive("pair", Param("a", "any"), Param("b", "any"), returns="list", doc="A two-item list.")
 def pair(rt, a, b):
     return (a, b)

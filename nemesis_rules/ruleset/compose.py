@@ -208,7 +208,10 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
         for i, name in enumerate(record.symbols):
             _declare(comp.symbols, name, name, src.id, yaml_span(raw, ("symbols", i), file), comp, "symbol")
         for name, spec in record.kinds.items():
-            _declare(comp.kinds, name, spec, src.id, at("kinds", name), comp, "kind")
+            if spec.extend:
+                _extend_kind(comp, name, spec, at("kinds", name))
+            else:
+                _declare(comp.kinds, name, spec, src.id, at("kinds", name), comp, "kind")
         for name, spec in record.zones.items():
             _declare(comp.zones, name, spec, src.id, at("zones", name), comp, "zone")
         for name, spec in record.counters.items():
@@ -235,6 +238,22 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 c.span, help="give it another id, or `replace: true` in a later module"))
         else:
             comp.components[cid] = c
+
+
+def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> None:
+    """`extend: true` adds props, defaults and scripts to a kind declared in another file or module."""
+    base = comp.kinds.get(name)
+    if base is None:
+        comp.diagnostics.append(Diagnostic("E304", f"`extend: true` but no kind `{name}` is declared before",
+                                           span, help=did_you_mean(name, comp.kinds)))
+        return
+    old = base.value
+    for prop, t in spec.props.items():
+        if prop in old.props and old.props[prop] != t:
+            comp.diagnostics.append(Diagnostic("E500", f"kind `{name}` already has prop `{prop}` as {old.props[prop]}",
+                                               span, help="extend with new props only"))
+    base.value = attrs.evolve(old, props={**old.props, **spec.props}, defaults={**old.defaults, **spec.defaults},
+                              scripts={**old.scripts, **spec.scripts}, zones=(*old.zones, *spec.zones))
 
 
 def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:

@@ -49,6 +49,7 @@ class KindSpec:
     scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     zones: tuple[str, ...] = ()
     link: bool = False
+    extend: bool = False  # add props, defaults and scripts to a kind declared elsewhere
 
 
 @attrs.frozen
