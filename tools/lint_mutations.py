@@ -41,7 +41,7 @@ _YAML_REF = re.compile(r"^(\s*-?\s*(?:kind|zone|per|entry)\s*:\s*)([a-z_][a-z0-9
 _YAML_INT = re.compile(r"^(\s*-?\s*[a-z_]+\s*:\s*)(\d+)\s*(#.*)?$")
 _YAML_FIELD = re.compile(r"^\s+[a-z_]+\s*:")
 _YAML_ID = re.compile(r"^(\s*)- id\s*:")
-_I18N_KEY = re.compile(r"^([a-z_][a-z0-9_.]*)\s*:")
+_I18N_KEY = re.compile(r"^\s+([a-z_][a-z0-9_.]*)\s*:")
 
 
 @dataclass

@@ -64,6 +64,11 @@ class Composition:
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
     requires: dict[str, set[str]] = attrs.Factory(dict)  # module -> every module it requires
+    spans: dict[tuple, Span] = attrs.Factory(dict)  # ("kinds", kind, "props", prop) -> where written
+
+    def at(self, *path: Any, default: Span) -> Span:
+        """Where a declaration's field was written (falling back to the declaration)."""
+        return self.spans.get(path, default)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -212,6 +217,7 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 _extend_kind(comp, name, spec, at("kinds", name))
             else:
                 _declare(comp.kinds, name, spec, src.id, at("kinds", name), comp, "kind")
+        _record_spans(comp, raw, file)
         for name, spec in record.zones.items():
             _declare(comp.zones, name, spec, src.id, at("zones", name), comp, "zone")
         for name, spec in record.counters.items():
@@ -238,6 +244,22 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 c.span, help="give it another id, or `replace: true` in a later module"))
         else:
             comp.components[cid] = c
+
+
+def _record_spans(comp: Composition, raw: Any, file: str) -> None:
+    """The place of each field of kinds, zones and counters, for findings on the right line."""
+    for section in ("kinds", "zones", "counters"):
+        entries = raw.get(section) if isinstance(raw, dict) else None
+        if not isinstance(entries, dict):
+            continue
+        for name, fields in entries.items():
+            if not isinstance(fields, dict):
+                continue
+            for field, value in fields.items():
+                comp.spans[(section, name, field)] = yaml_span(raw, (section, name, field), file)
+                if isinstance(value, dict):
+                    for key in value:
+                        comp.spans[(section, name, field, key)] = yaml_span(raw, (section, name, field, key), file)
 
 
 def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> None:

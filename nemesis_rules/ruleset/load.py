@@ -202,7 +202,9 @@ def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]
     try:
         return yaml.load(io.StringIO(text)), text, []
     except MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
+        # an unclosed quote or bracket is found at the end of the file: point at where it opened
+        opened = err.context_mark is not None and "end of stream" in str(err.problem or "")
+        mark = err.context_mark if opened else (err.problem_mark or err.context_mark)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         msg = (err.problem or err.context or "invalid YAML").strip()
         return None, text, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),

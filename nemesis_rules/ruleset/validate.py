@@ -100,16 +100,22 @@ def _check_declarations(comp: Composition) -> None:
         k = d.value
         for prop, t in k.props.items():
             if t not in PROP_TYPES:
-                diags.append(Diagnostic("E202", f"unknown prop type `{t}` for `{name}.{prop}`", d.span,
+                diags.append(Diagnostic("E202", f"unknown prop type `{t}` for `{name}.{prop}`",
+                                        comp.at("kinds", name, "props", prop, default=d.span),
                                         help=did_you_mean(t, PROP_TYPES) or f"types: {', '.join(PROP_TYPES)}"))
-        for prop in k.defaults:
+        for prop, value in k.defaults.items():
+            span = comp.at("kinds", name, "defaults", prop, default=d.span)
             if prop not in k.props:
-                diags.append(Diagnostic("E306", f"default for undeclared prop `{prop}` of kind `{name}`", d.span,
+                diags.append(Diagnostic("E306", f"default for undeclared prop `{prop}` of kind `{name}`", span,
                                         help=did_you_mean(prop, k.props)))
+            elif value is not None and not _VALUE_CHECKS.get(k.props[prop], _VALUE_CHECKS["any"])(value):
+                diags.append(Diagnostic("E202", f"default of `{name}.{prop}` should be {k.props[prop]}, "
+                                        f"got {value!r}", span))
         for z in k.zones:
             spec = comp.zones.get(z)
             if spec is None:
-                diags.append(Diagnostic("E305", f"kind `{name}` owns unknown zone `{z}`", d.span,
+                diags.append(Diagnostic("E305", f"kind `{name}` owns unknown zone `{z}`",
+                                        comp.at("kinds", name, "zones", default=d.span),
                                         help=did_you_mean(z, comp.zones)))
             elif spec.value.per != name:
                 diags.append(Diagnostic("E305", f"zone `{z}` must say `per: {name}` to belong to `{name}`",
@@ -117,16 +123,18 @@ def _check_declarations(comp: Composition) -> None:
     for name, d in comp.zones.items():
         z = d.value
         if z.visibility not in VISIBILITIES:
-            diags.append(Diagnostic("E202", f"unknown visibility `{z.visibility}` for zone `{name}`", d.span,
+            diags.append(Diagnostic("E202", f"unknown visibility `{z.visibility}` for zone `{name}`",
+                                    comp.at("zones", name, "visibility", default=d.span),
                                     help=did_you_mean(z.visibility, VISIBILITIES) or ", ".join(VISIBILITIES)))
         if z.per is not None and z.per not in comp.kinds and z.per != "player":
-            diags.append(Diagnostic("E304", f"zone `{name}` is per unknown kind `{z.per}`", d.span,
+            diags.append(Diagnostic("E304", f"zone `{name}` is per unknown kind `{z.per}`",
+                                    comp.at("zones", name, "per", default=d.span),
                                     help=did_you_mean(z.per, comp.kinds)))
     for name, d in comp.counters.items():
         c = d.value
         if not c.min <= c.start <= c.max:
             diags.append(Diagnostic("E202", f"counter `{name}` starts at {c.start}, outside {c.min}..{c.max}",
-                                    d.span))
+                                    comp.at("counters", name, "start", default=d.span)))
     for name, d in comp.dice.items():
         if not d.value:
             diags.append(Diagnostic("E202", f"die `{name}` has no faces", d.span))
