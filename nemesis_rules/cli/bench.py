@@ -22,7 +22,8 @@ from nemesis_rules.cli import common
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.paths import rulesets_dir
 
-TOY_CANDIDATES = (rulesets_dir().parent / "tests" / "fixtures" / "toy", Path("tests") / "fixtures" / "toy")
+FIXTURES = next((p for p in (rulesets_dir().parent / "tests" / "fixtures", Path("tests") / "fixtures")
+                 if p.is_dir()), None)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,11 +48,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.runs < 1:
         raise common.CliError("--games and --runs must be at least 1")
-    toy = next((str(p) for p in TOY_CANDIDATES if p.is_dir()), None)
-    targets = args.rulesets or ([toy] if toy else []) + ["base"]
+    targets = args.rulesets or _default_targets()
     for target in targets:
         bench_one(target, args, explicit=bool(args.rulesets))
+    if not args.rulesets:
+        _bench_lint([rulesets_dir(), rulesets_dir() / "base"])
     return common.EXIT_OK
+
+
+def _default_targets() -> list[str]:
+    """The toy game; base on the invented test board (the printed board is not in our sources)."""
+    if FIXTURES is None:
+        return ["base"]
+    return [str(FIXTURES / "toy"), f"base,{FIXTURES / 'base_testboard'}"]
+
+
+def _bench_lint(paths: list[Path]) -> None:
+    """nemesis-lint cold (a new process: imports, grammar, every file) and warm (in process)."""
+    from nemesis_rules.ruleset.check_api import check_paths
+
+    print("== nemesis-lint")
+    for path in paths:
+        cold = statistics.median(_timed_process([sys.executable, "-m", "nemesis_rules.lint", "--format", "json",
+                                                 str(path)]) for _ in range(3))
+        check_paths([path])
+        warm = statistics.median(_timed(lambda p=path: check_paths([p])) for _ in range(3))
+        print(f"  {_short(str(path))}: cold {_ms(cold)} (new process), warm {_ms(warm)} (median of 3)")
+
+
+def _timed_process(argv: list[str]) -> float:
+    import subprocess
+
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def bench_one(target: str, args: argparse.Namespace, explicit: bool) -> None:
