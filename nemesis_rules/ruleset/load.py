@@ -295,32 +295,29 @@ def _display(path: Path, root: Path | None) -> str:
     return path.as_posix()
 
 
-def _load_manifest(src: ModuleSource, path: Path, file: str) -> None:
+def _read_record(src: ModuleSource, path: Path, file: str, cls: type) -> tuple[Any, Any]:
+    """A YAML file structured as `cls`: (record or None, the YAML nodes), findings recorded."""
     raw, text, diags = read_yaml(path, file)
     src.diagnostics += diags
     if text is not None:
         src.sources[file] = text
-    if raw is None and not diags:
-        src.diagnostics.append(Diagnostic("E201", "module.yaml is empty", Span(file, 1, 1, 1, 2),
-                                          help="add id, name and version"))
     if raw is None:
-        return
-    manifest, diags = structure(raw, Manifest, file, raw)
+        if not diags and cls is Manifest:
+            src.diagnostics.append(Diagnostic("E201", "module.yaml is empty", Span(file, 1, 1, 1, 2),
+                                              help="add id, name and version"))
+        return None, None
+    record, diags = structure(raw, cls, file, raw)
     src.diagnostics += diags
-    src.manifest = manifest
+    return record, raw
+
+
+def _load_manifest(src: ModuleSource, path: Path, file: str) -> None:
+    src.manifest, src.manifest_raw = _read_record(src, path, file, Manifest)
     src.manifest_span = Span(file, 1, 1, 1, 2)
-    src.manifest_raw = raw
 
 
 def _load_catalog(src: ModuleSource, path: Path, file: str) -> None:
-    raw, text, diags = read_yaml(path, file)
-    src.diagnostics += diags
-    if text is not None:
-        src.sources[file] = text
-    if raw is None:
-        return
-    catalog, diags = structure(raw, Catalog, file, raw)
-    src.diagnostics += diags
+    catalog, raw = _read_record(src, path, file, Catalog)
     if catalog is not None:
         src.catalogs.setdefault(path.stem, []).append((file, catalog, raw))
 
@@ -338,17 +335,11 @@ def _load_script(src: ModuleSource, path: Path, file: str) -> None:
 
 
 def _load_component_file(src: ModuleSource, path: Path, file: str) -> None:
-    raw, text, diags = read_yaml(path, file)
-    src.diagnostics += diags
-    if text is not None:
-        src.sources[file] = text
-    if raw is None:
-        return
-    record, diags = structure(raw, ComponentFile, file, raw)
-    src.diagnostics += diags
+    record, raw = _read_record(src, path, file, ComponentFile)
     if record is None:
         return
     src.files.append((file, record, raw))
+    text = src.sources.get(file, "")
     raw_list = raw.get("components") or []
     for i, item in enumerate(raw_list):
         component = _component(src, item, file, raw, ("components", i), text or "")
