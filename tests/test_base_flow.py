@@ -209,6 +209,9 @@ def test_event_card_moves_intruders_and_resolves_its_effect(rules):
     # an adult in an empty room; Bulkhead... use Damage: movers creeper/adult through corridor 2
     put(game, "adult_figure#1", "room_contents@main_slot_1_01")
     put(game, "event_damage", "event_deck")
+    # the destination must be explored: no malfunction in an unexplored room (base-ru.md L438)
+    (tile,) = inside(game, "room_tile@main_slot_1_02")
+    game.state.entities[tile][3] = True
     blank = "blank_token"
     game.force(blank)                                           # bag development draws the blank
     pass_round(game)
