@@ -1,0 +1,180 @@
+"""Void Seeders (rulesets/void_seeders) layered on base, played on base's TEST board.
+
+tests/fixtures/base_testboard is an invented layout (our sources give no corridors); see its
+module.yaml. The special rules are shown one by one by the scenario files under
+tests/scenarios/void_seeders/ (run by tests/test_scenarios.py); this file checks the composition,
+setup, and random full games for 1-5 players under property checks.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules import Game, load_ruleset
+from nemesis_rules.dsl.diagnostics import RulesError
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "fixtures" / "base_testboard"
+SEEDERS = ("lurker", "whisperer", "stalker", "despoiler")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset("base", "void_seeders", FIXTURE)
+
+
+def inside(game, zone):
+    return list(game.state.zones.get(zone, []))
+
+
+def props(game, eid):
+    return game.state.entities[eid][2]
+
+
+def kind_of(game, eid):
+    return game.state.entities[eid][0]
+
+
+# ---------------------------------------------------------------- composition and setup
+
+def test_base_components_of_the_old_race_are_gone(rules):
+    game = Game.new(rules, players=2, seed=3)
+    ids = set(game.state.entities)
+    for gone in ("larva_figure#1", "queen_figure", "queen_token", "blank_token", "attack_claw_3",
+                 "event_coolant_leak", "room_covered_with_slime"):
+        assert gone not in ids
+    assert sum(1 for e in ids if e.startswith("void_attack_")) == 20
+    assert sum(1 for e in ids if e.startswith("void_event_")) == 20
+    assert sum(1 for e in ids if e.startswith("panic_")) == 20
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_setup_bag_insanity_and_engine_tokens(rules, players):
+    game = Game.new(rules, players=players, seed=players)
+    while game.decision.prompt == "draft_character":     # the Insanity tokens come after the draft
+        game.apply(0)
+    bag = inside(game, "intruder_bag")
+    types = [props(game, t)["intruder_type"] for t in bag]
+    assert types.count("blank") == 1
+    assert types.count("void_seeder") == 2 + players
+    assert types.count("character_insanity") == players
+    owners = sorted(props(game, t)["insanity_of"] for t in bag if props(game, t)["intruder_type"] == "character_insanity")
+    assert owners == [f"player{i + 1}" for i in range(players)]
+    for i in range(players):
+        assert props(game, f"player{i + 1}").get("insanity", 1) == 1
+    # an exploration token on the Engine room of the test board (pf L391)
+    assert len(inside(game, "room_exploration@main_engine_1")) == 1
+    assert len(inside(game, "panic_deck")) == 20
+
+
+def test_alternative_board_side_is_refused(rules):
+    with pytest.raises(RulesError, match="basic board side"):
+        Game.new(rules, players=2, seed=1, board="alternative")
+
+
+def test_combining_with_carnomorphs_is_refused():
+    if not (ROOT / "rulesets" / "carnomorphs" / "module.yaml").exists():
+        pytest.skip("rulesets/carnomorphs is absent")
+    with pytest.raises(RulesError, match="cannot be combined with"):
+        load_ruleset("base", "void_seeders", "carnomorphs")
+
+
+# ---------------------------------------------------------------- random games, property checks
+
+HIDDEN = ("hidden", "secret")
+
+
+def check_state(game, total):
+    st = game.state
+    # conservation: every entity sits in the zone that lists it, each once
+    assert len(st.entities) == total
+    seen = {}
+    for key, members in st.zones.items():
+        for eid in members:
+            assert eid not in seen, f"{eid} in {seen.get(eid)} and {key}"
+            seen[eid] = key
+            assert st.entities[eid][1] == key
+    for eid, ent in st.entities.items():
+        if ent[1] is not None:
+            assert seen.get(eid) == ent[1]
+    # bounds: Insanity 1..5; from 3 on it never drops below 3 (checked across steps by the caller)
+    for i in range(st.players):
+        level = props(game, f"player{i + 1}").get("insanity", 1)
+        assert 1 <= level <= 5
+    # at most 3 Lairs, destroyed ones counted once
+    assert len(inside(game, "destroyed_lairs")) <= 3
+    # a decision always available until the end
+    if not game.over:
+        d = game.decision
+        assert d is not None and len(d.options) >= 1
+
+
+def check_view(game, seat):
+    v = game.view(seat)
+    shown = set(v["entities"])
+    prog = game.rules.program
+    for key, members in game.state.zones.items():
+        name, _, owner = key.partition("@")
+        vis = prog.zone_visibility.get(name, "public")
+        mine = owner == f"player{seat + 1}"
+        if vis in HIDDEN or (vis == "owner" and not mine):
+            assert not (set(members) & shown), f"{key} leaks to seat {seat}"
+            assert "entities" not in v["zones"].get(key, {})
+    text = json.dumps(v["zones"].get("intruder_bag", {}))
+    assert "token" not in text
+
+
+def play(rules, players, seed, checks=True):
+    game = Game.new(rules, players=players, seed=seed)
+    rnd = random.Random(seed)
+    total = len(game.state.entities)
+    floor = {}
+    steps = 0
+    while not game.over and steps < 6000:
+        if checks:
+            check_state(game, total)
+            for i in range(players):
+                level = props(game, f"player{i + 1}").get("insanity", 1)
+                if floor.get(i, 1) >= 3 and game.state.entities[f"player{i + 1}"][2].get("status", "on_board") == "on_board":
+                    assert level >= 3, f"seed {seed}: player{i + 1} dropped below 3"
+                floor[i] = max(floor.get(i, 1), level)
+            if steps % 50 == 0:
+                check_view(game, steps % players)
+            if steps == 40:
+                again = Game.from_json(rules, game.to_json())
+                assert again.to_json() == game.to_json()
+                assert again.decision.options == game.decision.options
+        d = game.decision
+        game.apply(rnd.randrange(len(d.options)))
+        steps += 1
+    assert game.over, f"seed {seed}: no end after {steps} decisions"
+    assert game.result["reason"] in ("jump", "ship_destroyed", "all_characters_dead")
+    if checks:
+        check_state(game, total)
+    return game
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_random_games_run_to_an_end(rules, players):
+    for seed in range(3):
+        play(rules, players, seed)
+
+
+def test_same_seed_same_game(rules):
+    a = play(rules, 3, 11, checks=False)
+    b = play(rules, 3, 11, checks=False)
+    assert a.to_json() == b.to_json()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_many_random_games(rules, players):
+    reasons = {}
+    for seed in range(300):
+        game = play(rules, players, seed)
+        reasons[game.result["reason"]] = reasons.get(game.result["reason"], 0) + 1
+    assert sum(reasons.values()) == 300
