@@ -206,10 +206,11 @@ def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: 
 
 # ------------------------------------------------------------------ one random game
 
-def play_checked(rules, players: int, seed: int, reload: bool = True) -> dict:
+def play_checked(rules, players: int, seed: int, reload: bool = True, reload_strict: bool = True) -> dict:
     """Play one random game, checking every property after every step; returns a summary.
     With `reload`, a copy made by `from_json(to_json())` at a random step must take the same
-    decisions and end in the same state.
+    decisions and end in the same state; without `reload_strict` a difference is returned as
+    `diverged` (the copy is dropped and the game goes on being checked) instead of raised.
 
     Raises:
         PropertyFailure: a property failed (the message names the seed, players and step).
@@ -223,6 +224,7 @@ def play_checked(rules, players: int, seed: int, reload: bool = True) -> dict:
     step = 0
     reload_at = None
     twin = None
+    diverged = None
     try:
         before = check_all(rules, game, expected, before, 0)
         while not game.over:
@@ -241,18 +243,24 @@ def play_checked(rules, players: int, seed: int, reload: bool = True) -> dict:
             step += 1
             if twin is not None:
                 if _canonical(twin.state.pending) != _canonical(pending):
-                    raise PropertyFailure(f"the game reloaded at step {reload_at} asks something else "
-                                          f"({twin.state.pending and twin.state.pending['prompt']} "
-                                          f"instead of {pending and pending['prompt']})")
-                twin.apply(index)
+                    diverged = (f"the game reloaded at step {reload_at} asks something else at step {step} "
+                                f"({twin.state.pending and twin.state.pending['prompt']} "
+                                f"instead of {pending and pending['prompt']})")
+                    if reload_strict:
+                        raise PropertyFailure(diverged)
+                    twin = None
+                else:
+                    twin.apply(index)
             before = check_all(rules, game, expected, before, log_from)
         if twin is not None and twin.to_json() != game.to_json():
-            raise PropertyFailure(f"the game reloaded at step {reload_at} ended differently")
+            diverged = f"the game reloaded at step {reload_at} ended differently"
+            if reload_strict:
+                raise PropertyFailure(diverged)
     except PropertyFailure as err:
         raise PropertyFailure(f"{players} players, seed {seed}, step {step}: {err}") from None
     except RulesError as err:
         raise RulesError(f"{players} players, seed {seed}, step {step}: {err}") from None
-    return {"steps": step, "result": game.result, "reloaded": twin is not None}
+    return {"steps": step, "result": game.result, "diverged": diverged}
 
 
 def _canonical(value) -> str:
@@ -318,23 +326,27 @@ def test_view_check_catches_a_leak(rules, monkeypatch):
 def test_many_random_games_keep_every_property(rules):
     """500 seeds for each of 1-5 players (issue 3). Prints the figures; fails listing every failure."""
     failures = []
+    diverged = []
     summary = Counter()
     steps = 0
     start = time.perf_counter()
     for players in PLAYER_COUNTS:
         for seed in SLOW_SEEDS:
             try:
-                out = play_checked(rules, players, seed)
+                out = play_checked(rules, players, seed, reload_strict=False)
             except (PropertyFailure, RulesError) as err:
                 failures.append(f"{type(err).__name__}: {err}")
                 summary["failed"] += 1
                 continue
             steps += out["steps"]
+            if out["diverged"]:
+                diverged.append(f"{players} players, seed {seed}: {out['diverged']}")
             summary[(out["result"] or {}).get("reason", "none")] += 1
     seconds = time.perf_counter() - start
     games = len(PLAYER_COUNTS) * len(SLOW_SEEDS)
     print(json.dumps({"games": games, "seconds": round(seconds, 1), "decisions": steps,
-                      "results": {str(k): v for k, v in summary.items()}, "failures": len(failures)}))
-    for f in failures:
+                      "results": {str(k): v for k, v in summary.items()}, "failures": len(failures), "reload_diverged": len(diverged)}))
+    for f in failures + diverged:
         print(f)
     assert not failures, f"{len(failures)} of {games} games failed; first: {failures[0]}"
+    assert not diverged, f"{len(diverged)} of {games} reloaded games diverged; first: {diverged[0]}"

@@ -18,7 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from nemesis_rules.coverage import COVERAGE_FILE, CoverageError, render, report, splice  # noqa: E402
+from nemesis_rules.coverage import (  # noqa: E402
+    COVERAGE_FILE,
+    END,
+    START,
+    CoverageError,
+    render,
+    report,
+    splice,
+)
 from nemesis_rules.paths import rulesets_dir  # noqa: E402
 
 
@@ -49,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(table)
                 continue
             old = readme.read_text(encoding="utf-8") if readme.is_file() else ""
-            new = splice(old, table)
+            # a module without a README gets one holding just the table, to be written around
+            base = old or f"# {rep.module}\n\n## Coverage\n\n{START}\n{END}\n"
+            new = splice(base, table)
         except CoverageError as err:
             print(f"{module}: {err}", file=sys.stderr)
             status = 1
