@@ -423,9 +423,8 @@ def test_phases_and_steps_as_data():
 def test_phases_a_layered_module_changes_the_flow():
     rules = load("phases_layer")
     assert rules.modules == ("phases", "phases_layer")
-    # the steps it no longer runs are reported, not refused
-    assert sorted(d.message for d in rules.warnings) == [
-        "procedure `cleanup` is never called", "procedure `upkeep` is never called"]
+    # the steps it no longer runs belong to `phases`, which is checked on its own: no warning here
+    assert rules.warnings == []
     game = Game.new(rules, players=2)
     # tax inserted before spend, upkeep removed, cleanup replaced by epilogue, income replaced
     assert texts(game) == ["Step: income+5", "Step: tax", "Step: spend", "Step: epilogue"] * 2

@@ -17,7 +17,7 @@ from ruamel.yaml import YAML  # noqa: E402
 from nemesis_rules.lint import codes  # noqa: E402
 
 PROPOSED = """
-E100 syntax-error E101 unexpected-token E102 bad-indentation E103 yaml-syntax
+E100 syntax-error E101 unexpected-token E102 bad-indentation W103 irregular-indentation E103 yaml-syntax
 E104 unreadable-file E200 unknown-field E201 missing-field E202 wrong-value-type
 E300 unknown-name E301 unknown-primitive E302 unknown-procedure E303 unknown-component
 E304 unknown-kind E305 unknown-zone E306 unknown-prop E307 unknown-translation-key

@@ -189,6 +189,8 @@ def stray_token(rng, file, text):
         if i is None:
             return None
         code = lines[i].split("#")[0].rstrip()
+        if '"' in code:  # keep the token out of string literals, where it is no fault
+            code = code[: code.index('"')].rstrip() or code
         at = rng.randrange(len(code) - len(code.lstrip()), len(code) + 1)
         lines[i] = code[:at] + rng.choice([")", "$", "]", " : ", ",", " = ="]) + code[at:]
     else:  # YAML accepts most characters inside a scalar: use tokens that break the syntax
@@ -196,6 +198,7 @@ def stray_token(rng, file, text):
         if i is None:
             return None
         key, _, value = lines[i].partition(":")
+        value = value.split(" #")[0]  # a token inside a comment is no fault
         lines[i] = rng.choice([f"{key}:{value.rstrip()}: x: y", f'{key}: "{value.strip()}'])
     return Mutant("insert a stray token", file, "\n".join(lines), i + 1, on_line())
 

@@ -438,14 +438,35 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, a), text[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
 
 
+_BRACKETS = {"(": 1, "[": 1, ")": -1, "]": -1}
+
+
+def irregular_indentation(text: str, file: str, line_offset: int = 0, col_offset: int = 0) -> list[Diagnostic]:
+    """W103 for lines indented by no whole number of the file's indent unit."""
+    starts: list[tuple[int, int]] = []  # (line number, indentation) of lines that start a statement
+    depth = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        code = re.sub(r'"([^"\\]|\\.)*"', '""', line).split("#", 1)[0]
+        if code.strip() and depth == 0:
+            starts.append((number, len(code) - len(code.lstrip(" "))))
+        depth = max(0, depth + sum(_BRACKETS.get(ch, 0) for ch in code))
+    unit = min((indent for _, indent in starts if indent), default=0)
+    return [Diagnostic("W103", f"indented by {indent} spaces, not a multiple of {unit}",
+                       Span(file, n + line_offset, 1 + col_offset, n + line_offset, 1 + col_offset + indent),
+                       "warning", "indent by whole units; a one-space slip can move a line to another block")
+            for n, indent in starts if unit and indent % unit]
+
+
 def parse_module(text: str, file: str = "<string>") -> tuple[ast.Module | None, list[Diagnostic]]:
-    """Parse a `.nem` file. Returns the module (None if any syntax error) and diagnostics."""
+    """Parse a `.nem` file. Returns the module (None if any syntax error) and diagnostics.
+
+    Warnings (irregular indentation) come with a tree; errors come without one."""
     text = _normalise(text)
     if too_long := _too_long(text, file):
         return None, too_long
     tree, diags = _parse_or_diagnose(text, "start", file, 0, 0)
     if not diags:
-        return tree, []
+        return tree, irregular_indentation(text, file)
     diags = []
     for offset, chunk in _chunks(text):
         _, found = _parse_or_diagnose(_normalise(chunk), "start", file, offset, 0)
@@ -462,7 +483,10 @@ def parse_body(
     text = _normalise(text)
     if too_long := _too_long(text, file):
         return None, too_long
-    return _parse_or_diagnose(text, "body", file, line_offset, col_offset)
+    tree, diags = _parse_or_diagnose(text, "body", file, line_offset, col_offset)
+    if tree is not None:
+        diags = irregular_indentation(text, file, line_offset, col_offset)
+    return tree, diags
 
 
 def parse_expr(text: str, file: str = "<string>") -> tuple[ast.Expr | None, list[Diagnostic]]:

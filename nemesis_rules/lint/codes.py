@@ -131,6 +131,32 @@ CODES: tuple[LintCode, ...] = (
             log("setup")
         ```
         """),
+    _rule("W103", "irregular-indentation", """
+        ## What it does
+        Warns about a script line whose indentation is not a multiple of the file's indent unit
+        (the smallest indentation used in it, usually four spaces).
+
+        ## Why it matters
+        A line indented one space too little can still parse, as part of another block: the
+        program then does something else than it reads. Even indentation makes such slips visible.
+
+        ## Example
+        ```
+        proc setup():
+            for p in players():
+                deal(deck, hand(p), 2)
+               log("dealt", who=p)
+        ```
+
+        ## Instead
+        Indent by whole units.
+        ```
+        proc setup():
+            for p in players():
+                deal(deck, hand(p), 2)
+                log("dealt", who=p)
+        ```
+        """),
     _rule("E103", "yaml-syntax", """
         ## What it does
         Reports a YAML file (`module.yaml`, a component file, a translation file) that is not

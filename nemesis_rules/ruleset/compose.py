@@ -213,9 +213,7 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
         for i, name in enumerate(record.symbols):
             _declare(comp.symbols, name, name, src.id, yaml_span(raw, ("symbols", i), file), comp, "symbol")
         for name, spec in record.kinds.items():
-            if spec.extend:
-                _extend_kind(comp, name, spec, at("kinds", name))
-            else:
+            if not spec.extend:
                 _declare(comp.kinds, name, spec, src.id, at("kinds", name), comp, "kind")
         _record_spans(comp, raw, file)
         for name, spec in record.zones.items():
@@ -229,6 +227,10 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 hint = did_you_mean(cid, comp.components)
                 comp.diagnostics.append(Diagnostic("E303", f"cannot remove unknown component `{cid}`",
                                                    yaml_span(raw, ("remove", i), file), help=hint))
+    for file, record, raw in src.files:  # after every declaration of the module, whatever the file order
+        for name, spec in record.kinds.items():
+            if spec.extend:
+                _extend_kind(comp, name, spec, yaml_span(raw, ("kinds", name), file, key=True))
     for c in src.components:
         cid = c.spec.id
         if c.spec.replace:

@@ -6,6 +6,7 @@ Nothing here raises on bad input: every problem becomes a diagnostic with file, 
 from __future__ import annotations
 
 import io
+import re
 import types
 import typing
 from pathlib import Path
@@ -207,11 +208,31 @@ def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]
         mark = err.context_mark if opened else (err.problem_mark or err.context_mark)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         msg = (err.problem or err.context or "invalid YAML").strip()
+        quote = _unclosed_quote(text, line)
+        if quote is not None:
+            return None, text, [Diagnostic("E103", "YAML: a quote opened here is not closed on its line",
+                                           Span(file, quote[0], quote[1], quote[0], quote[1] + 1),
+                                           help=f"close the quote (the parser then stopped at line {line}: {msg})")]
         return None, text, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),
                                        help="check indentation, colons and quotes")]
     except (YAMLError, ValueError, RecursionError, TypeError, AttributeError) as err:
         return None, text, [Diagnostic("E103", f"YAML: {type(err).__name__}: {str(err)[:200]}",
                                        Span(file, 1, 1, 1, 2))]
+
+
+def _unclosed_quote(text: str, up_to: int) -> tuple[int, int] | None:
+    """The first line (and column) up to `up_to` whose value opens a double quote it never closes.
+
+    Quoted scalars may span lines in YAML, but in module files they never do: one that does is
+    almost always a missing quote, and the parser reports it lines later."""
+    for number, line in enumerate(text.splitlines()[:up_to], 1):
+        body = re.sub(r'"([^"\\]|\\.)*"', "", line)
+        body = re.sub(r"'[^']*'", "", body)
+        if "#" in body:
+            body = body[: body.index("#")]
+        if '"' in body:
+            return number, line.index('"') + 1
+    return None
 
 
 def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:

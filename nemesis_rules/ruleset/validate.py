@@ -342,13 +342,18 @@ def _check_entry(comp: Composition, env: Environment) -> None:
     env.called.add(comp.entry.value)
 
 
+HOOK_NAMES = {"pay_cost", "can_pay"}  # called by the engine when a module defines them
+
+
 def _unused_procs(comp: Composition, env: Environment) -> None:
-    for name, d in comp.procs.items():
-        if "." in name or name in env.called or name in ("pay_cost",):
-            continue
-        comp.diagnostics.append(Diagnostic("W503", f"procedure `{name}` is never called", d.span,
-                                           help="call it, name it as a phase step, or remove it",
-                                           severity=WARNING))
+    top = comp.modules[-1].id if comp.modules else None
+    for what, table in (("procedure", comp.procs), ("function", comp.fns)):
+        for name, d in table.items():
+            if "." in name or name in env.called or name in HOOK_NAMES or d.module != top:
+                continue  # modules below the one checked are checked on their own
+            comp.diagnostics.append(Diagnostic("W503", f"{what} `{name}` is never called", d.span,
+                                               help="call it, name it as a phase step, or remove it",
+                                               severity=WARNING))
 
 
 # ---- translations ----
