@@ -162,3 +162,41 @@ def test_many_random_games_keep_every_property(rules, players):
     print(f"\ncarnomorphs, {players} players: {len(SLOW_SEEDS)} games, {len(failures)} failed, "
           f"{dict(summary)}, {steps} decisions, {took:.1f}s")
     assert not failures, "\n".join(failures[:20])
+
+
+# ---------------------------------------------------------------- Voracious: the order in the step
+
+def put(game, eid, zone):
+    ent = game.state.entities[eid]
+    if ent[1] is not None:
+        game.state.zones[ent[1]].remove(eid)
+    game.state.zones[zone].insert(0, eid)
+    ent[1] = zone
+
+
+def choose(game, value):
+    [option] = [o for o in game.decision.options if o.value == value]
+    game.apply(option)
+
+
+@pytest.mark.parametrize("voracious", [False, True])
+def test_voracious_moves_feeding_before_the_attacks(rules, voracious):
+    """pf L330: with Voracious revealed, Feeding comes before the attacks (the scenario
+    feeding_voracious.yaml shows both happen; only the log shows their order)."""
+    game = Game.new(rules, players=1, seed=6)
+    choose(game, "pilot")
+    put(game, "shambler_figure#1", "room_contents@main_slot_2_01")
+    put(game, "carcass_token#1", "room_contents@main_slot_2_01")
+    put(game, "metagorger_figure#1", "room_contents@main_hibernatorium")
+    put(game, "event_growl", "event_deck")
+    game.state.counters["intruder_appeared"] = 1
+    if voracious:
+        put(game, "adaptation_voracious", "adaptation_slot@adaptation_space_shambler")
+        game.state.entities["adaptation_voracious"][3] = True
+    start = len(game.state.log)
+    game.apply(next(o for o in game.decision.options if o.value is None))     # pass
+    while game.decision.prompt != "pick_action":
+        game.apply(next((o for o in game.decision.options if o.value is None), game.decision.options[0]))
+    msgs = [e["msg"] for e in game.state.log[start:]]
+    fed, attacked = msgs.index("feeds"), msgs.index("metagorger_attack")
+    assert (fed < attacked) == voracious
