@@ -158,7 +158,17 @@ def test_alternative_side_paired_corridors_are_independent(rules):
     game._decision = None
     choose(game, "movement")
     # the door closes one of the two corridors to alt_slot_1_01; the other still joins them
-    assert game.decision.prompt == "pay_with" or "alt_slot_1_01" in [o.value for o in game.decision.options]
+    assert [o.value for o in game.decision.options] == ["alt_hibernatorium", "alt_slot_1_01"]
+
+
+def test_alternative_side_a_room_joined_twice_is_one_destination(rules):
+    game = start(rules, 1, board="alternative")
+    make_room(game, "alt_evacuation_a", "evacuation_section_a")
+    put(game, character(game, "player1"), "room_contents@alt_evacuation_a")
+    game.state.pending["options"] = ["movement"]
+    game._decision = None
+    choose(game, "movement")
+    assert [o.value for o in game.decision.options] == ["alt_hibernatorium", "alt_slot_1_01"]
 
 
 # ------------------------------------------------------------------ solo
