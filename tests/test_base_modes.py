@@ -341,6 +341,8 @@ def test_first_dead_player_takes_over_the_intruders(rules):
     for z in ("action_deck", "action_discard", "objectives"):
         assert inside(game, f"{z}@player2") == []
     assert any(e["msg"] == "intruder_player" and e["args"]["who"] == "player2" for e in game.state.log)
+    assert game.view(0)["zones"]["hand@player2"] == {"size": 3}   # the cards are hidden from the others
+    assert len(game.view(1)["zones"]["hand@player2"]["entities"]) == 3
     # arrange: an adult with player1 and player3; a card drawing 2 attack cards; the attack deck's top
     hib = "room_contents@main_hibernatorium"
     put(game, "adult_figure#1", hib)
@@ -438,6 +440,10 @@ def test_random_games_reach_a_result(rules, board, mode, counts):
             while not game.over and steps < 5000:
                 game.apply(rnd.randrange(len(game.decision.options)))
                 steps += 1
+                if steps == 60:                                 # save and load mid-game
+                    again = Game.from_json(rules, game.to_json())
+                    assert again.to_json() == game.to_json()
+                    game = again
             assert game.over, f"{mode} {n}p seed {seed}: no end after {steps} decisions"
             assert game.result["reason"] in ("jump", "ship_destroyed", "all_characters_dead")
             if mode == "intruder_player":
