@@ -285,3 +285,12 @@ def test_keyed_list_primitives(tmp_path: Path) -> None:
               "    end_game(\"done\", [])\n")
     game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
     assert game.log[0]["args"] == {"s": ("d", "b", "a", "c"), "lo": "d", "hi": "a", "t": "p4"}
+
+
+def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
+    script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
+              "    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert [o.value for o in game.decision.options] == [1, 2, 3]
+    game.apply(2)
+    assert game.log[0]["args"] == {"what": 3} and game.over

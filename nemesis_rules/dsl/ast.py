@@ -11,7 +11,7 @@ from nemesis_rules.dsl.diagnostics import NO_SPAN, Span
 
 
 def node(cls: type) -> type:
-    return attrs.frozen(slots=True, kw_only=False)(cls)
+    return attrs.frozen(slots=True, kw_only=False, cache_hash=True)(cls)
 
 
 def _span() -> Span:

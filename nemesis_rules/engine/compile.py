@@ -365,7 +365,7 @@ class Compiler:
         self.comp = comp
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids)
-        self._pause_cache: dict[int, bool] = {}
+        self._pause_cache: dict[Any, bool] = {}  # by node (equal nodes pause alike), never by id()
 
     # ---- what pauses ----
     def is_pausing_call(self, e: ast.Call) -> bool:
@@ -379,7 +379,7 @@ class Compiler:
     def pauses(self, e: Any) -> bool:
         if not attrs.has(type(e)) or isinstance(e, Temp):
             return False
-        key = id(e)
+        key = e
         if key not in self._pause_cache:
             found = isinstance(e, ast.Call) and self.is_pausing_call(e)
             if not found:
@@ -454,11 +454,10 @@ class Compiler:
 
     def _fn_call(self, name: str, args):
         fns = self.program.fns
-
-        def call(rt, L):
-            return fns[name](rt, [a(rt, L) for a in args])
-
-        return call
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda rt, L: fns[name](rt, [a0(rt, L)])
+        return lambda rt, L: fns[name](rt, [a(rt, L) for a in args])
 
     def expr_BinOp(self, e: ast.BinOp, b):
         left, right, fn = self.expr(e.left, b), self.expr(e.right, b), BINOPS[e.op]
@@ -530,7 +529,9 @@ class Compiler:
         b = CodeBuilder(self, "<expr>", params, e.span)
         f = self.expr(e, b)
         pad = [None] * (b.code.nlocals - len(params))
-        return lambda rt, args: f(rt, [*args, *pad])
+        if not pad:
+            return f  # the argument list is the frame (a fresh list at every call)
+        return lambda rt, args: f(rt, args + pad)
 
 
 def _prim_call(impl, args, kw):
@@ -644,20 +645,29 @@ MOD_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
+    """A function: its body, then its modifiers in order; results are memoised while the state
+    stays the same (functions cannot change it)."""
     body = c.closure(f.params, f.expr)
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
+    name = f.name
 
     def call(rt, args):
-        rt.enter_fn(f.name)
+        key = (name, *args)
+        memo = rt.memo
         try:
-            result = body(rt, args)
-            for when, value, op in mods:
-                if when is None or when(rt, args):
-                    result = value(rt, args) if op == "=" else _arith(MOD_OPS[op], result, value(rt, args))
-            return result
-        finally:
-            rt.depth -= 1
+            return memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument: no memo
+            key = None
+        result = body(rt, list(args))
+        for when, value, op in mods:
+            if when is None or when(rt, list(args)):
+                result = value(rt, list(args)) if op == "=" else _arith(MOD_OPS[op], result, value(rt, list(args)))
+        if key is not None:
+            memo[key] = result
+        return result
 
     return call
 

@@ -155,12 +155,14 @@ def create(rt, component, to):
 @primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.")
 def reveal(rt, what):
     _entity(rt, what)[E_FACE] = True
+    rt.memo.clear()
 
 
 @primitive("conceal", Param("what", "entity"), kind="effect",
            doc="Turn an entity face down: nobody sees what it is, its owner included.")
 def conceal(rt, what):
     _entity(rt, what)[E_FACE] = False
+    rt.memo.clear()
 
 
 @primitive("entities", Param("kind", "kind"), returns="list",
@@ -456,6 +458,7 @@ def shuffle(rt, zone):
     for i in range(len(z) - 1, 0, -1):
         j = rt.below(i + 1)
         z[i], z[j] = z[j], z[i]
+    rt.memo.clear()
 
 
 # ---- decisions ----

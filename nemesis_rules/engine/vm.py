@@ -29,7 +29,6 @@ from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameStat
 
 DEFAULT_STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
-MAX_FN_DEPTH = 100
 _RUNTIME_ERRORS = (ScriptError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
                    AttributeError, RecursionError, OverflowError)
 
@@ -37,14 +36,16 @@ _RUNTIME_ERRORS = (ScriptError, TypeError, ValueError, KeyError, IndexError, Zer
 class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
-    __slots__ = ("program", "state", "budget", "depth", "seats", "_zone_cache")
+    __slots__ = ("program", "state", "budget", "seats", "memo")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
         self.state = state
         self.budget = budget
-        self.depth = 0
         self.seats = {p: i for i, p in enumerate(program.player_ids)}
+        # Function results while the state stays the same: every change of the state clears it,
+        # and so does every run (the state may have been edited from outside in between).
+        self.memo: dict[tuple, Any] = {}
 
     @property
     def rules(self) -> Program:
@@ -71,16 +72,19 @@ class Runtime:
         ent = self.entity(e)
         if name == "face_up":
             ent[3] = bool(value)
+            self.memo.clear()
             return
         if name not in self.program.kind_defaults.get(ent[E_KIND], {}):
             raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}` to set")
         ent[E_PROPS][name] = value
+        self.memo.clear()
 
     def move(self, e, to, bottom: bool = False) -> None:
         ent = self.entity(e)
         zones = self.state.zones
         if to not in zones:
             raise ScriptError(f"{to!r} is not a zone")
+        self.memo.clear()
         old = ent[E_ZONE]
         if old is not None:
             zones[old].remove(e)
@@ -94,6 +98,7 @@ class Runtime:
         template = self.program_template(component)
         st = self.state
         st.next_id += 1
+        self.memo.clear()
         eid = f"{component}#{st.next_id}"
         kind, props, face = template
         st.entities[eid] = [kind, None, dict(props), face, component]
@@ -125,6 +130,7 @@ class Runtime:
                 raise ScriptError(f"counter `{name}` would be {value}, outside {lo}..{hi}")
             value = max(lo, min(hi, value))
         self.state.counters[name] = value
+        self.memo.clear()
 
     def add_log(self, message: str, to, args: dict) -> None:
         if to is None:
@@ -173,11 +179,6 @@ class Runtime:
             raise ScriptError(f"{e} has no script `{script}`")
         return name
 
-    def enter_fn(self, name: str) -> None:
-        self.depth += 1
-        if self.depth > MAX_FN_DEPTH:
-            self.depth = 0
-            raise ScriptError(f"functions nested deeper than {MAX_FN_DEPTH} (endless recursion in `{name}`?)")
 
 
 def push(rt: Runtime, name: str, args: list, returns: int) -> None:
@@ -210,6 +211,7 @@ def run(rt: Runtime) -> None:
     st = rt.state
     stack = st.stack
     procs = rt.program.procs
+    rt.memo.clear()
     steps = 0
     budget = rt.budget
     frame = code = None
@@ -348,7 +350,7 @@ def _located(err: Exception, code, pc: int) -> RulesError:
     if isinstance(err, ScriptError):
         message = str(err)
     elif isinstance(err, RecursionError):
-        message = "nesting too deep"
+        message = "functions nested too deep (an endless recursion?)"
     else:
         message = f"{type(err).__name__}: {err}"
     where = code.name if code is not None else "?"
