@@ -294,3 +294,13 @@ def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     assert [o.value for o in game.decision.options] == [1, 2, 3]
     game.apply(2)
     assert game.log[0]["args"] == {"what": 3} and game.over
+
+
+def test_a_public_entity_is_seen_in_a_zone_only_its_owner_sees(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=0)
+    card = game.state.zones["hand@player2"][0]
+    assert card not in game.view(0)["entities"]
+    game.state.public.append(card)  # what make_public(card) does
+    view = game.view(0)
+    assert view["zones"]["hand@player2"] == {"size": 2, "public": [card]} and card in view["entities"]
+    assert Game.from_json(toy_rules, game.to_json()).state == game.state

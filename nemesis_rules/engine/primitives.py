@@ -165,6 +165,21 @@ def conceal(rt, what):
     rt.memo.clear()
 
 
+@primitive("make_public", Param("what", "entity"), kind="effect",
+           doc="Let everyone see a face-up entity wherever it lies, even in a zone only its owner sees.")
+def make_public(rt, what):
+    _entity(rt, what)
+    if what not in rt.state.public:
+        rt.state.public.append(what)
+
+
+@primitive("make_private", Param("what", "entity"), kind="effect",
+           doc="Undo make_public: the entity's zone decides again who sees it.")
+def make_private(rt, what):
+    if what in rt.state.public:
+        rt.state.public.remove(what)
+
+
 @primitive("entities", Param("kind", "kind"), returns="list",
            doc="Every entity of a kind, in the order they were made.")
 def entities(rt, kind):
@@ -274,6 +289,12 @@ def any_(rt, items):
 @primitive("all", Param("items", "list"), returns="bool", doc="Whether every item is true.")
 def all_(rt, items):
     return all(_items(items))
+
+
+@primitive("unique", Param("items", "list"), returns="list",
+           doc="The items without repeats, in the order they first appear.")
+def unique(rt, items):
+    return tuple(dict.fromkeys(_items(items)))
 
 
 @primitive("first", Param("items", "list"), returns="any", doc="The first item, or none.")
@@ -410,7 +431,7 @@ def log(rt, message, to=None, **args):
 
 
 @primitive("end_game", Param("reason", "str"), Param("winners", "list", ()), kind="effect",
-           doc="End the game: the result names the reason and the winning players.")
+           doc="End the game: the result names the reason and the winners (player entities; the result lists their seats).")
 def end_game(rt, reason, winners=()):
     rt.end_game(reason, winners)
 

@@ -37,6 +37,7 @@ class GameState:
     forced: list[Value] = attrs.Factory(list)  # scripted chance outcomes, first used first
     moves: list[int] = attrs.Factory(list)  # every option index applied, for replays
     explicit_chance: bool = False  # chance points wait for `apply_chance` (search bots)
+    public: list[str] = attrs.Factory(list)  # entities everyone sees wherever they lie (make_public)
 
     def clone(self) -> GameState:
         return GameState(
@@ -53,6 +54,7 @@ class GameState:
             self.forced[:],
             self.moves[:],
             self.explicit_chance,
+            self.public[:],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,7 +65,7 @@ class GameState:
             "counters": self.counters, "rng": self.rng, "stack": self.stack,
             "pending": self.pending, "log": self.log, "result": self.result,
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
-            "explicit_chance": self.explicit_chance,
+            "explicit_chance": self.explicit_chance, "public": self.public,
         }
 
     def to_json(self) -> str:
@@ -86,6 +88,7 @@ class GameState:
             forced=[tuplify(v) for v in data["forced"]],
             moves=list(data["moves"]),
             explicit_chance=bool(data.get("explicit_chance", False)),
+            public=list(data.get("public", [])),
         )
 
 

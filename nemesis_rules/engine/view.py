@@ -33,12 +33,15 @@ def view(program: Program, st: GameState, seat: int | None) -> dict[str, Any]:
     """A JSON-ready dict of what `seat` may see (None: a spectator, who sees only public things)."""
     zones: dict[str, Any] = {}
     shown: set[str] = set()
+    public = set(st.public)
     for key, members in st.zones.items():
         level = zone_visible(program, key, seat)
         if level == "none":
             continue
         if level == "size":
-            zones[key] = {"size": len(members)}
+            exposed = [e for e in members if e in public and st.entities[e][E_FACE]]
+            zones[key] = {"size": len(members), "public": exposed} if exposed else {"size": len(members)}
+            shown.update(exposed)
             continue
         listed = []
         for eid in members:
