@@ -76,3 +76,9 @@ def test_a_line_indented_by_an_odd_amount_is_flagged_even_when_it_parses() -> No
     assert tree is not None
     assert [(d.code, d.span.line) for d in diagnostics] == [("W103", 3)]
     assert parse_module("proc a(x):\n    f(x,\n       x)\n")[1] == []  # lines inside brackets are free
+
+
+def test_several_errors_in_one_declaration_are_each_reported_once() -> None:
+    text = "proc a():\n    let = 1\n    x = 2\n    y = = 3\n    if z w:\n        w(,)\n    pass\n"
+    _, diagnostics = parse_module(text, "many.nem")
+    assert [(d.code, d.span.line) for d in diagnostics] == [("E101", 2), ("E101", 4), ("E101", 5), ("E101", 6)]

@@ -2,7 +2,8 @@
 
 `parse_module` and `parse_body` never raise on bad input: they return the AST (or None) and a
 list of diagnostics. When a file has a syntax error, each top-level declaration is parsed on its
-own so that one file reports every broken declaration, not just the first.
+own, and inside a broken declaration each broken statement is replaced by a neutral one and the
+declaration parsed again: one file reports every broken statement, without cascades.
 """
 
 from __future__ import annotations
@@ -414,6 +415,33 @@ def _parse_or_diagnose(text: str, start: str, file: str, line_offset: int, col_o
         return None, [Diagnostic("E100", f"cannot parse this script: {type(err).__name__}", span)]
 
 
+MAX_FINDINGS_PER_DECLARATION = 10
+
+
+def _later_errors(text: str, file: str, line_offset: int, first: Diagnostic) -> list[Diagnostic]:
+    """Further syntax errors in a declaration: recover at statement level and parse again.
+
+    The broken line is replaced by a neutral statement at its indentation (`pass`, or
+    `if true:` for a block header, so its block stays a block) and the declaration is parsed
+    again; line numbers do not move. A header line cannot be replaced: recovery stops there."""
+    lines = text.split("\n")
+    found: list[Diagnostic] = []
+    error = first
+    while len(found) < MAX_FINDINGS_PER_DECLARATION - 1 and error.code in ("E100", "E101"):
+        i = error.span.line - line_offset - 1
+        if not 0 < i < len(lines):
+            break
+        code = lines[i].split("#", 1)[0].rstrip()
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = indent + ("if true:" if code.endswith(":") else "pass")
+        _, again = _parse_or_diagnose("\n".join(lines), "start", file, line_offset, 0)
+        if not again or again[0].span.line <= error.span.line:
+            break
+        error = again[0]
+        found.append(error)
+    return found
+
+
 def _normalise(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     return text if text.endswith("\n") else text + "\n"
@@ -469,8 +497,11 @@ def parse_module(text: str, file: str = "<string>") -> tuple[ast.Module | None, 
         return tree, irregular_indentation(text, file)
     diags = []
     for offset, chunk in _chunks(text):
-        _, found = _parse_or_diagnose(_normalise(chunk), "start", file, offset, 0)
+        chunk = _normalise(chunk)
+        _, found = _parse_or_diagnose(chunk, "start", file, offset, 0)
         diags.extend(found)
+        if found:
+            diags.extend(_later_errors(chunk, file, offset, found[0]))
     if not diags:  # the chunks parse alone but not together: report the whole-file error
         diags = _parse_or_diagnose(text, "start", file, 0, 0)[1]
     return None, diags
