@@ -372,7 +372,10 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         span = comp.modules[0].manifest_span if comp.modules else Span()
         comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
         return
+    top = comp.modules[-1].id if comp.modules else None
     for key, d in base.items():
+        if d.module != top:
+            continue  # a module below the one checked is checked on its own
         if key.startswith("messages.") and key.split(".", 1)[1] not in env.used_messages:
             comp.diagnostics.append(Diagnostic("W601", f"message `{key.split('.', 1)[1]}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
@@ -384,6 +387,8 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         if lang == BASE_LANG:
             continue
         for key, d in base.items():
+            if d.module != top:
+                continue
             if key not in table:
                 comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
                                                    d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
@@ -392,7 +397,7 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
                     "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
                     f"{sorted(_placeholders(d.value))} in en", table[key].span))
         for key, d in table.items():
-            if key not in base:
+            if key not in base and d.module == top:
                 comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
                                                    d.span, severity=WARNING, help="add it to en.yaml or remove it"))
 
