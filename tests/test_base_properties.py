@@ -65,11 +65,16 @@ def visibility_of(rules, zone: str, seat: int | None) -> str:
 
 
 def seen_by(rules, st, seat: int | None) -> set[str]:
-    """Entities whose identity `seat` may know: face up in a zone it sees in full (or in no zone)."""
+    """Entities whose identity `seat` may know: face up in a zone it sees in full (or in no zone),
+    or face up, made public by the rules (`make_public`) and in a zone whose size it sees."""
     out = set()
+    public = set(getattr(st, "public", ()))
     for eid, ent in st.entities.items():
         zone = ent[E_ZONE]
-        if ent[E_FACE] and (zone is None or visibility_of(rules, zone, seat) == "all"):
+        if not ent[E_FACE]:
+            continue
+        level = "all" if zone is None else visibility_of(rules, zone, seat)
+        if level == "all" or (level == "size" and eid in public):
             out.add(eid)
     return out
 
@@ -146,8 +151,10 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
             continue
         if shown is None or shown.get("size") != len(members):
             raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, it holds {len(members)}")
-        if level == "size" and set(shown) != {"size"}:
-            raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
+        if level == "size":
+            exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public"} else None
+            if exposed is None or not exposed <= after_seen & set(members):
+                raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
         if level == "all":
             for eid, item in zip(members, shown["entities"], strict=True):
                 if st.entities[eid][E_FACE]:
