@@ -280,10 +280,6 @@ def test_random_games_keep_every_property(rules, players):
         play_checked(rules, players, seed, reload=False)
 
 
-@pytest.mark.xfail(strict=True, raises=PropertyFailure, reason=(
-    "engine bug: to_json writes entities with sort_keys, so from_json rebuilds st.entities in "
-    "alphabetical order, and entities(kind) ('in the order they were made') then iterates in "
-    "another order (door_token#10 before door_token#2, adult_figure before larva_figure)"))
 def test_save_and_load_at_a_random_step_continues_identically(rules):
     for players in PLAYER_COUNTS:
         for seed in FAST_SEEDS:

@@ -91,6 +91,7 @@ def test_copies_taken_at_any_decision_continue_exactly(toy_rules, seed: int) -> 
         text = game.to_json()
         restored = Game.from_json(toy_rules, text)
         assert restored.to_json() == text and restored.state == game.state
+        assert list(restored.state.entities) == list(game.state.entities)  # creation order kept
         copies.append((step, game.clone(), restored))
         game.apply(_policy(seed, step, len(game.decision.options)))
         step += 1

@@ -61,7 +61,10 @@ class GameState:
         return {
             "format": FORMAT_VERSION,
             "players": self.players, "seed": self.seed, "options": self.options,
-            "ruleset": self.ruleset, "entities": self.entities, "zones": self.zones,
+            # a list, not a mapping: the order entities were made is part of the state
+            # (entities(kind) lists them in it) and JSON objects are written with sorted keys
+            "ruleset": self.ruleset, "entities": [[k, *e] for k, e in self.entities.items()],
+            "zones": self.zones,
             "counters": self.counters, "rng": self.rng, "stack": self.stack,
             "pending": self.pending, "log": self.log, "result": self.result,
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
@@ -76,7 +79,7 @@ class GameState:
         return cls(
             players=data["players"], seed=data["seed"], options=tuplify(data["options"]),
             ruleset=data["ruleset"],
-            entities={k: [e[0], e[1], tuplify(e[2]), e[3], e[4]] for k, e in data["entities"].items()},
+            entities={e[0]: [e[1], e[2], tuplify(e[3]), e[4], e[5]] for e in data["entities"]},
             zones={k: list(v) for k, v in data["zones"].items()},
             counters=dict(data["counters"]),
             rng=data["rng"],
