@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 E_KIND, E_ZONE, E_PROPS, E_FACE, E_COMP = range(5)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: entities as a list in the order they were made
 
 Value = Any  # None | bool | int | str | tuple[Value, ...]
 
