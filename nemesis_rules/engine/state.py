@@ -25,7 +25,9 @@ class GameState:
     seed: int
     options: dict[str, Value]
     ruleset: str  # the fingerprint of the rules this state belongs to
-    entities: dict[str, list] = attrs.Factory(dict)
+    # equal states give equal JSON, so the order entities were made takes part in equality
+    entities: dict[str, list] = attrs.field(
+        factory=dict, eq=attrs.cmp_using(eq=lambda a, b: list(a.items()) == list(b.items())))
     zones: dict[str, list[str]] = attrs.Factory(dict)
     counters: dict[str, int] = attrs.Factory(dict)
     rng: int = 0
