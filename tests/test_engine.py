@@ -305,3 +305,10 @@ def test_a_public_entity_is_seen_in_a_zone_only_its_owner_sees(toy_rules) -> Non
     view = game.view(0)
     assert view["zones"]["hand@player2"] == {"size": 2, "public": [card]} and card in view["entities"]
     assert Game.from_json(toy_rules, game.to_json()).state == game.state
+
+
+def test_names_that_are_python_keywords_are_plain_names(tmp_path: Path) -> None:
+    script = ("proc main():\n    let True = [1, 2]\n    let lambda = [x * 2 for x in True if x > 1]\n"
+              "    log(\"m\", class=lambda, None=True)\n    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert game.log[0]["args"] == {"class": (4,), "None": (1, 2)}

@@ -13,7 +13,8 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Span
-from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
+from nemesis_rules.engine.codegen import ExprSource
+from nemesis_rules.engine.primitives import REGISTRY, ScriptError
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -55,10 +56,6 @@ def _mod(a, b):
 
 
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div, "%": _mod}
-COMPARES = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-    ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
-}
 
 
 class Names:
@@ -365,6 +362,7 @@ class Compiler:
         self.comp = comp
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids)
+        self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
         self._pause_cache: dict[Any, bool] = {}  # by node (equal nodes pause alike), never by id()
 
     # ---- what pauses ----
@@ -392,124 +390,10 @@ class Compiler:
             self._pause_cache[key] = found
         return self._pause_cache[key]
 
-    # ---- expressions to closures ----
+    # ---- expressions ----
     def expr(self, e: Any, b: CodeBuilder):
-        method = getattr(self, f"expr_{type(e).__name__}")
-        return method(e, b)
-
-    def expr_Temp(self, e: Temp, b):
-        slot = e.slot
-        return lambda rt, L: L[slot]
-
-    def expr_Num(self, e, b):
-        v = e.value
-        return lambda rt, L: v
-
-    expr_Str = expr_Bool = expr_Num
-
-    def expr_NoneLit(self, e, b):
-        return lambda rt, L: None
-
-    def expr_Name(self, e: ast.Name, b):
-        n = e.id
-        if n in b.slots:
-            slot = b.slots[n]
-            return lambda rt, L: L[slot]
-        if n in self.names.counters:
-            return lambda rt, L: rt.state.counters[n]
-        return lambda rt, L: n  # a declared name evaluates to itself
-
-    def expr_Attr(self, e: ast.Attr, b):
-        obj, name = self.expr(e.obj, b), e.name
-        if name == "id":
-            return obj
-        if name in ENTITY_ATTR_INDEX:
-            index = ENTITY_ATTR_INDEX[name]
-            return lambda rt, L: rt.entity(obj(rt, L))[index]
-        return lambda rt, L: rt.get_attr(obj(rt, L), name)
-
-    def expr_Index(self, e: ast.Index, b):
-        obj, index = self.expr(e.obj, b), self.expr(e.index, b)
-
-        def get(rt, L):
-            xs, i = obj(rt, L), index(rt, L)
-            if not isinstance(xs, tuple) or not isinstance(i, int) or not -len(xs) <= i < len(xs):
-                raise ScriptError(f"cannot index {xs!r} with {i!r}")
-            return xs[i]
-
-        return get
-
-    def expr_Call(self, e: ast.Call, b):
-        assert isinstance(e.func, ast.Name), "script calls are hoisted"
-        n = e.func.id
-        args = tuple(self.expr(a, b) for a in e.args)
-        if n in self.names.owned_zones:
-            owner = args[0]
-            return lambda rt, L: f"{n}@{owner(rt, L)}"
-        if n in self.names.fns:
-            return self._fn_call(n, args)
-        prim = REGISTRY[n]
-        kw = {k.name: self.expr(k.value, b) for k in e.kwargs}
-        return _prim_call(prim.impl, args, kw)
-
-    def _fn_call(self, name: str, args):
-        fns = self.program.fns
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda rt, L: fns[name](rt, [a0(rt, L)])
-        return lambda rt, L: fns[name](rt, [a(rt, L) for a in args])
-
-    def expr_BinOp(self, e: ast.BinOp, b):
-        left, right, fn = self.expr(e.left, b), self.expr(e.right, b), BINOPS[e.op]
-        return lambda rt, L: _arith(fn, left(rt, L), right(rt, L))
-
-    def expr_Compare(self, e: ast.Compare, b):
-        left, right, fn = self.expr(e.left, b), self.expr(e.right, b), COMPARES[e.op]
-        return lambda rt, L: fn(left(rt, L), right(rt, L))
-
-    def expr_Neg(self, e: ast.Neg, b):
-        x = self.expr(e.operand, b)
-        return lambda rt, L: _arith(operator.sub, 0, x(rt, L))
-
-    def expr_Not(self, e: ast.Not, b):
-        x = self.expr(e.operand, b)
-        return lambda rt, L: not x(rt, L)
-
-    def expr_BoolOp(self, e: ast.BoolOp, b):
-        left, right = self.expr(e.left, b), self.expr(e.right, b)
-        if e.op == "and":
-            return lambda rt, L: left(rt, L) and right(rt, L)
-        return lambda rt, L: left(rt, L) or right(rt, L)
-
-    def expr_ListLit(self, e: ast.ListLit, b):
-        items = tuple(self.expr(i, b) for i in e.items)
-        return lambda rt, L: tuple(i(rt, L) for i in items)
-
-    def expr_ListComp(self, e: ast.ListComp, b):
-        iterable = self.expr(e.iter, b)
-        saved = b.slots.get(e.var)
-        slot = b.new_slot()
-        b.slots[e.var] = slot
-        elt = self.expr(e.elt, b)
-        cond = self.expr(e.cond, b) if e.cond is not None else None
-        if saved is None:
-            del b.slots[e.var]
-        else:
-            b.slots[e.var] = saved
-
-        def comp(rt, L):
-            out = []
-            for x in _as_list(iterable(rt, L)):
-                L[slot] = x
-                if cond is None or cond(rt, L):
-                    out.append(elt(rt, L))
-            return tuple(out)
-
-        return comp
-
-    def expr_IfExp(self, e: ast.IfExp, b):
-        cond, then, orelse = self.expr(e.cond, b), self.expr(e.then, b), self.expr(e.orelse, b)
-        return lambda rt, L: then(rt, L) if cond(rt, L) else orelse(rt, L)
+        """A function `f(rt, L)` for an expression that cannot pause (see codegen.py)."""
+        return self.gen.build(e, b)
 
     # ---- units ----
     def code(self, name: str, params: tuple[str, ...], body: tuple[ast.Stmt, ...], span: Span,
@@ -532,23 +416,6 @@ class Compiler:
         if not pad:
             return f  # the argument list is the frame (a fresh list at every call)
         return lambda rt, args: f(rt, args + pad)
-
-
-def _prim_call(impl, args, kw):
-    if kw:
-        names = tuple(kw)
-        kwfns = tuple(kw.values())
-        return lambda rt, L: impl(rt, *[a(rt, L) for a in args],
-                                  **{k: f(rt, L) for k, f in zip(names, kwfns, strict=True)})
-    if len(args) == 0:
-        return lambda rt, L: impl(rt)
-    if len(args) == 1:
-        a0 = args[0]
-        return lambda rt, L: impl(rt, a0(rt, L))
-    if len(args) == 2:
-        a0, a1 = args
-        return lambda rt, L: impl(rt, a0(rt, L), a1(rt, L))
-    return lambda rt, L: impl(rt, *[a(rt, L) for a in args])
 
 
 # ---- the whole ruleset ----
