@@ -1,4 +1,4 @@
-"""AST to steps and closures (see program.py for the shapes). Runs once per ruleset load.
+"""AST to steps and expression functions (see program.py for the shapes). Runs once per load.
 
 The checker has already run: names resolve, arities match. What is left to fail here fails
 at run time with the step's span (e.g. a value of the wrong type).
@@ -245,7 +245,7 @@ class CodeBuilder:
 
     # ---- expressions with hoisting ----
     def value(self, e: ast.Expr):
-        """A closure for `e`, after emitting steps for any call in it that may pause."""
+        """A function `f(rt, L)` for `e`, after emitting steps for any call in it that may pause."""
         return self.c.expr(self.lower(e), self)
 
     def lower(self, e: Any) -> Any:
