@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from nemesis_rules import Game, load_ruleset  # noqa: E402
+from nemesis_rules import Game, RulesError, load_ruleset  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 # name -> (modules, players, seed, options): the games to record
@@ -56,7 +56,10 @@ def replay(data: dict) -> tuple[int | None, str]:
     for i, (choice, digest) in enumerate(data["steps"]):
         if game.over:
             return i, "the game ended earlier"
-        game.apply(choice)
+        try:
+            game.apply(choice)
+        except RulesError as err:
+            return i, f"decision {i} fails: {err}"
         if _digest(game)[:12] != digest:
             return i, f"state after decision {i} differs"
     if not game.over:
