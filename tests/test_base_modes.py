@@ -13,6 +13,7 @@ import pytest
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
+from tests.positions import choose, props, put
 
 FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
 
@@ -22,27 +23,10 @@ def rules():
     return load_ruleset("base", FIXTURE)
 
 
-def put(game, eid, zone, on_top=True):
-    ent = game.state.entities[eid]
-    if ent[1] is not None:
-        game.state.zones[ent[1]].remove(eid)
-    z = game.state.zones[zone]
-    z.insert(0, eid) if on_top else z.append(eid)
-    ent[1] = zone
 
 
-def choose(game, value, player=None):
-    d = game.decision
-    assert d is not None, "the game waits for no decision"
-    if player is not None:
-        assert d.player == player, f"{d.prompt} is asked of seat {d.player}, not {player}"
-    matches = [o for o in d.options if o.value == value]
-    assert matches, f"{value!r} is not an option of {d.prompt}: {[o.value for o in d.options]}"
-    game.apply(matches[0])
 
 
-def props(game, eid):
-    return game.state.entities[eid][2]
 
 
 def zone_of(game, eid):

@@ -19,6 +19,7 @@ from test_base_properties import PropertyFailure, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
+from tests.positions import props
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "base_testboard"
@@ -35,9 +36,6 @@ def rules():
 def inside(game, zone):
     return list(game.state.zones.get(zone, []))
 
-
-def props(game, eid):
-    return game.state.entities[eid][2]
 
 
 def started(rules, players, seed=1, **options):
