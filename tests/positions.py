@@ -29,3 +29,11 @@ def choose(game, value, player: int | None = None) -> None:
 def props(game, eid: str) -> dict:
     """The props an entity has been given (defaults not included)."""
     return game.state.entities[eid][E_PROPS]
+
+
+def zone_of(game, eid: str) -> str | None:
+    return game.state.entities[eid][E_ZONE]
+
+
+def inside(game, zone: str) -> list[str]:
+    return list(game.state.zones[zone])

@@ -11,7 +11,7 @@ import pytest
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
-from tests.positions import choose, props, put
+from tests.positions import choose, inside, props, put, zone_of
 
 FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
 
@@ -19,20 +19,6 @@ FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
 @pytest.fixture(scope="module")
 def rules():
     return load_ruleset("base", FIXTURE)
-
-
-
-
-
-
-
-
-def zone_of(game, eid):
-    return game.state.entities[eid][1]
-
-
-def inside(game, zone):
-    return list(game.state.zones[zone])
 
 
 def new_game(rules, seed=1):
