@@ -67,13 +67,14 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
     folders, keep, diagnostics, loose = _targets([Path(p) for p in paths], root)
     sources: dict[str, str] = {}
     seen: set[Path] = set()
+    loaded: dict = {}  # modules shared by several compositions are read and parsed once
     for folder in folders:
         key = folder.resolve()
         if key in seen:
             continue
         seen.add(key)
         try:
-            comp = compose([folder], display_root=root)
+            comp = compose([folder], display_root=root, cache=loaded)
             validate(comp)
         except Exception as err:  # a bug of ours is still reported as a finding, not a traceback
             shown = _display(folder, root)

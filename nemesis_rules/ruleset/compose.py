@@ -107,8 +107,11 @@ def resolve_folder(name: str | Path, search: list[Path]) -> Path | None:
 
 
 def collect(names: list[str | Path], search: list[Path] | None = None,
-            display_root: Path | None = None) -> Composition:
-    """Load the named modules and everything they require, in dependency order."""
+            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None) -> Composition:
+    """Load the named modules and everything they require, in dependency order.
+
+    `cache` (folder -> loaded module) lets several compositions share the modules they have in
+    common, as when the linter checks base and each expansion that requires it."""
     search = list(search or []) + [rulesets_dir()]
     for n in names:
         p = Path(n)
@@ -137,7 +140,11 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
                                                span, help="remove one of the `requires` entries"))
             return None
         state[key] = "visiting"
-        src = load_module(folder, display_root)
+        src = cache.get(key) if cache is not None else None
+        if src is None:
+            src = load_module(folder, display_root)
+            if cache is not None:
+                cache[key] = src
         loaded[key] = src
         deps: set[str] = set()
         for i, req in enumerate(src.manifest.requires if src.manifest else ()):
@@ -157,8 +164,8 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
 
 # ---- layering ----
 def compose(names: list[str | Path], search: list[Path] | None = None,
-            display_root: Path | None = None) -> Composition:
-    comp = collect(names, search, display_root)
+            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None) -> Composition:
+    comp = collect(names, search, display_root, cache)
     for src in comp.modules:
         comp.diagnostics += src.diagnostics
         comp.sources.update(src.sources)
