@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
@@ -529,5 +528,3 @@ def parse_expr(text: str, file: str = "<string>") -> tuple[ast.Expr | None, list
         return None, [Diagnostic("E100", "expected one expression", Span(file, 1, 1, 1, 2))]
     return body.stmts[0].expr, []
 
-
-ParseFn = Callable[[str, str], tuple[object, list[Diagnostic]]]

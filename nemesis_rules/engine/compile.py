@@ -431,7 +431,7 @@ def build_program(comp, max_players: int) -> Program:
     p.triggers = {k: tuple(v) for k, v in triggers.items()}
     for i, d in enumerate(comp.triggers):
         t = d.value
-        c.code(f"on:{t.event}#{i}", t.params, t.body, t.span, _negate_none(t.when))
+        c.code(f"on:{t.event}#{i}", t.params, t.body, t.span, t.when)
     _compile_fns(c, comp)
     _compile_procs(c, comp)
     _compile_actions(c, comp)
@@ -442,9 +442,6 @@ def build_program(comp, max_players: int) -> Program:
     p.has_pay_cost = "pay_cost" in comp.procs
     return p
 
-
-def _negate_none(when):
-    return when
 
 
 def _static_data(comp, p: Program) -> None:
@@ -465,13 +462,10 @@ def _static_data(comp, p: Program) -> None:
     p.graph = _graph(comp)
     for cid, c in comp.components.items():
         spec = c.spec
-        p.templates[cid] = (spec.kind, _plain_props(spec.props), spec.face_up)
+        p.templates[cid] = (spec.kind, dict(spec.props), spec.face_up)
         for i in range(spec.count):
             p.initial.append((cid if spec.count == 1 else f"{cid}#{i + 1}", cid, spec.zone))
 
-
-def _plain_props(props: dict) -> dict:
-    return {k: v for k, v in props.items()}
 
 
 def _graph(comp) -> Graph:

@@ -21,11 +21,9 @@ from nemesis_rules.ruleset.load import ModuleSource, load_module, parse_script, 
 from nemesis_rules.ruleset.records import (
     Catalog,
     Component,
-    CounterSpec,
     KindSpec,
     OptionSpec,
     PlayerRange,
-    ZoneSpec,
 )
 from nemesis_rules.version import __version__
 
@@ -398,5 +396,3 @@ def script_procs(comp: Composition) -> None:
             proc = ast.ProcDef(f"{cid}.{field}", params, body.stmts, span=body.span)
             comp.procs[proc.name] = Declared(proc, c.module, script.span)
 
-
-KNOWN_SPECS = (KindSpec, ZoneSpec, CounterSpec)

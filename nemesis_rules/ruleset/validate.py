@@ -10,7 +10,6 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
-from nemesis_rules.engine.primitives import REGISTRY
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -401,5 +400,3 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
                 comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
                                                    d.span, severity=WARNING, help="add it to en.yaml or remove it"))
 
-
-USED = (REGISTRY,)
