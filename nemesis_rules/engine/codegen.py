@@ -116,8 +116,7 @@ class ExprSource:
     def src_Not(self, e: ast.Not, b, comp) -> str:
         return f"(not {self.source(e.operand, b, comp)})"
 
-    def src_BoolOp(self, e: ast.BoolOp, b, comp) -> str:
-        return f"({self.source(e.left, b, comp)} {e.op} {self.source(e.right, b, comp)})"
+    src_BoolOp = src_Compare  # `(left and right)` is written like `(left == right)`
 
     def src_ListLit(self, e: ast.ListLit, b, comp) -> str:
         return "(" + "".join(self.source(i, b, comp) + ", " for i in e.items) + ")"

@@ -502,7 +502,6 @@ def _compile_fns(c: Compiler, comp) -> None:
         c.program.can_pay = c.program.fns["can_pay"]
 
 
-MOD_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
@@ -525,7 +524,7 @@ def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
         result = body(rt, list(args))
         for when, value, op in mods:
             if when is None or when(rt, list(args)):
-                result = value(rt, list(args)) if op == "=" else _arith(MOD_OPS[op], result, value(rt, list(args)))
+                result = value(rt, list(args)) if op == "=" else _arith(BINOPS[op], result, value(rt, list(args)))
         if key is not None:
             memo[key] = result
         return result

@@ -196,7 +196,7 @@ def owner(rt, zone):
 @primitive("has_script", Param("what", "entity"), Param("script", "str"), returns="bool",
            doc="Whether an entity's component defines the named script field.")
 def has_script(rt, what, script):
-    return f"{_entity(rt, what)[E_COMP]}.{script}" in rt.rules.procs
+    return f"{_entity(rt, what)[E_COMP]}.{script}" in rt.program.procs
 
 
 @primitive("prop", Param("what", "entity"), Param("name", "str"), returns="any",
@@ -209,19 +209,19 @@ def prop(rt, what, name):
 @primitive("neighbors", Param("node", "entity"), returns="list",
            doc="The entities joined to this one by a link, by the link's label here.")
 def neighbors(rt, node):
-    return rt.rules.graph.neighbors.get(node, ())
+    return rt.program.graph.neighbors.get(node, ())
 
 
 @primitive("links", Param("node", "entity"), returns="list",
            doc="The links that touch an entity, by their label there.")
 def links(rt, node):
-    return rt.rules.graph.links.get(node, ())
+    return rt.program.graph.links.get(node, ())
 
 
 @primitive("link_at", Param("node", "entity"), Param("label", "any"), returns="entity",
            doc="The link with this label at an entity, or none.")
 def link_at(rt, node, label):
-    return rt.rules.graph.by_label.get((node, label))
+    return rt.program.graph.by_label.get((node, label))
 
 
 @primitive("other_end", Param("link", "entity"), Param("node", "entity"), returns="entity",
@@ -239,12 +239,12 @@ def ends(rt, link):
 @primitive("label_at", Param("link", "entity"), Param("node", "entity"), returns="any",
            doc="The label a link carries at one of its ends.")
 def label_at(rt, link, node):
-    return rt.rules.graph.labels.get((link, node))
+    return rt.program.graph.labels.get((link, node))
 
 
 def _ends(rt, link) -> tuple:
     try:
-        return rt.rules.graph.ends[link]
+        return rt.program.graph.ends[link]
     except (KeyError, TypeError):
         raise ScriptError(f"{link!r} is not a link") from None
 
@@ -262,12 +262,14 @@ def sum_(rt, items):
 
 @primitive("min", Param("items", "list"), returns="any", doc="The smallest item, or none.")
 def min_(rt, items):
-    return min(_items(items)) if items else None
+    xs = _items(items)
+    return min(xs) if xs else None
 
 
 @primitive("max", Param("items", "list"), returns="any", doc="The largest item, or none.")
 def max_(rt, items):
-    return max(_items(items)) if items else None
+    xs = _items(items)
+    return max(xs) if xs else None
 
 
 @primitive("abs", Param("x", "int"), returns="int", doc="The absolute value.")
@@ -299,17 +301,19 @@ def unique(rt, items):
 
 @primitive("first", Param("items", "list"), returns="any", doc="The first item, or none.")
 def first(rt, items):
-    return _items(items)[0] if items else None
+    xs = _items(items)
+    return xs[0] if xs else None
 
 
 @primitive("last", Param("items", "list"), returns="any", doc="The last item, or none.")
 def last(rt, items):
-    return _items(items)[-1] if items else None
+    xs = _items(items)
+    return xs[-1] if xs else None
 
 
 @primitive("sort", Param("items", "list"), returns="list", doc="The items in ascending order.")
 def sort(rt, items):
-    return tuple(sorted(_items(items), key=lambda v: (str(type(v)), v)))
+    return tuple(sorted(_items(items), key=_order))
 
 
 @primitive("reverse", Param("items", "list"), returns="list", doc="The items in reverse order.")
@@ -388,7 +392,7 @@ def pair(rt, a, b):
 # ---- players, counters, options ----
 @primitive("players", returns="list", doc="The player entities in seat order.")
 def players(rt):
-    return rt.rules.player_ids[: rt.state.players]
+    return rt.program.player_ids[: rt.state.players]
 
 
 @primitive("player_count", returns="int", doc="How many players the game has.")
@@ -404,13 +408,13 @@ def seat(rt, player):
 @primitive("player_at", Param("seat", "int"), returns="entity",
            doc="The player in a seat (seats wrap around).")
 def player_at(rt, seat):
-    return rt.rules.player_ids[seat % rt.state.players]
+    return rt.program.player_ids[seat % rt.state.players]
 
 
 @primitive("next_player", Param("player", "entity"), returns="entity",
            doc="The player in the next seat, wrapping around.")
 def next_player(rt, player):
-    return rt.rules.player_ids[(rt.seat_of(player) + 1) % rt.state.players]
+    return rt.program.player_ids[(rt.seat_of(player) + 1) % rt.state.players]
 
 
 @primitive("option", Param("name", "str"), returns="any", doc="A game option's value.")
@@ -446,7 +450,7 @@ def fail(rt, message):
 @primitive("roll", Param("die", "die"), returns="any", kind="chance",
            doc="Roll a declared die; returns the face.")
 def roll(rt, die):
-    faces = rt.rules.dice[die]
+    faces = rt.program.dice[die]
     return faces[rt.below(len(faces))]
 
 

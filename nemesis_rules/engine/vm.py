@@ -47,9 +47,6 @@ class Runtime:
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
 
-    @property
-    def rules(self) -> Program:
-        return self.program
 
     # ---- entities ----
     def entity(self, e) -> list:
