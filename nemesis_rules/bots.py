@@ -11,8 +11,11 @@ demand, `game.view(seat)`. It returns the index of an option.
     the cards in hand, use the items carried);
   - `target_the_leader`: when the options are players, prefer another player over oneself,
     and among the others the one whose visible numbers (the sum of its int props) are highest.
-  Modules add their own hooks with `register_hooks(module_id, [(hook, weight), ...])`; a bot
-  built for a ruleset uses the hooks of each of its modules after the generic ones.
+* A module teaches the heuristic bot its game in its own language: when it defines
+  `fn bot_hint(me, prompt, option)`, the bot adds that score (weighted by `HINT_WEIGHT`) to the
+  generic ones. The function runs on `seen_state()` of the bot's view, a state that holds only
+  what the seat may see, so a hint cannot read hidden cards even by mistake. Layered modules
+  refine it with `modifier bot_hint(...) when ...: + ...`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from nemesis_rules.api import Decision, Game, Option
+from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.engine import vm
+from nemesis_rules.engine.primitives import ScriptError
+from nemesis_rules.engine.view import seen_state, view
 
 BOT_KINDS = ("random", "heuristic")
 
@@ -29,7 +36,7 @@ BOT_KINDS = ("random", "heuristic")
 class Seen:
     """What a bot may look at: its seat, the decision, and its seat's view (made on demand)."""
 
-    __slots__ = ("seat", "decision", "modules", "_game", "_view")
+    __slots__ = ("seat", "decision", "modules", "_game", "_view", "_hints")
 
     def __init__(self, game: Game, seat: int, decision: Decision) -> None:
         self.seat = seat
@@ -37,19 +44,50 @@ class Seen:
         self.modules = game.rules.modules
         self._game = game
         self._view: dict[str, Any] | None = None
+        self._hints: list[float] | None = None
 
     @property
     def view(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = self._game.view(self.seat)
+        if self._view is None:  # the seat's view without its log, which no hook reads
+            self._view = view(self._game.rules.program, self._game.state, self.seat, with_log=False)
         return self._view
 
     def player_ids(self) -> list[str]:
         """The player entities in seat order (the engine creates one a seat, in order)."""
-        return [eid for eid, ent in self.view["entities"].items() if ent["kind"] == "player"]
+        return list(self._game.rules.program.player_ids[:self._game.state.players])
 
     def me(self) -> str:
         return self.player_ids()[self.seat]
+
+    def hints(self) -> list[float]:
+        """The module's `bot_hint(me, prompt, option)` of every option, read from the view only
+        (all 0 when the module defines none).
+
+        Raises:
+            RulesError: the hint function failed; the message names the decision.
+        """
+        if self._hints is None:
+            self._hints = self._module_hints()
+        return self._hints
+
+    def _module_hints(self) -> list[float]:
+        program = self._game.rules.program
+        hint = program.fns.get("bot_hint")
+        options = self.decision.options
+        if hint is None:
+            return [0.0] * len(options)
+        rt = vm.Runtime(program, seen_state(program, self.view, self._game.rules.fingerprint))
+        me, prompt = self.me(), self.decision.prompt
+        scores = []
+        for o in options:
+            try:
+                score = hint(rt, [me, prompt, o.value])
+            except (ScriptError, RulesError) as err:
+                raise RulesError(f"bot_hint({me}, {prompt!r}, {o.value!r}) failed: {err}") from None
+            if isinstance(score, bool) or not isinstance(score, int):
+                raise RulesError(f"bot_hint({me}, {prompt!r}, {o.value!r}) gave {score!r}, not a number")
+            scores.append(float(score))
+        return scores
 
 
 class Bot(Protocol):
@@ -99,15 +137,14 @@ def _standing(seen: Seen, player: str) -> int:
     return sum(v for v in props.values() if isinstance(v, int) and not isinstance(v, bool))
 
 
+def module_hint(seen: Seen, option: Option) -> float:
+    return seen.hints()[option.index]
+
+
 GENERIC_HOOKS: list[tuple[Hook, float]] = [
     (avoid_passing, 2.0), (use_own_things, 1.0), (target_the_leader, 1.0),
 ]
-MODULE_HOOKS: dict[str, list[tuple[Hook, float]]] = {}
-
-
-def register_hooks(module_id: str, hooks: Iterable[tuple[Hook, float]]) -> None:
-    """Add scoring hooks that a heuristic bot uses when `module_id` is loaded."""
-    MODULE_HOOKS.setdefault(module_id, []).extend(hooks)
+HINT_WEIGHT = 1.0  # a module's hints are in its own units; it scales them against the generic ones
 
 
 class HeuristicBot:
@@ -115,12 +152,7 @@ class HeuristicBot:
 
     def __init__(self, seed: int | str, hooks: Sequence[tuple[Hook, float]] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.hooks = list(GENERIC_HOOKS if hooks is None else hooks)
-
-    def for_modules(self, modules: Iterable[str]) -> HeuristicBot:
-        for m in modules:
-            self.hooks += MODULE_HOOKS.get(m, [])
-        return self
+        self.hooks = list(GENERIC_HOOKS if hooks is None else hooks) + [(module_hint, HINT_WEIGHT)]
 
     def score(self, seen: Seen, option: Option) -> float:
         return sum(weight * hook(seen, option) for hook, weight in self.hooks)
@@ -138,7 +170,7 @@ def make_bot(kind: str, seed: int | str, modules: Iterable[str] = ()) -> Bot:
     if kind == "random":
         return RandomBot(seed)
     if kind == "heuristic":
-        return HeuristicBot(seed).for_modules(modules)
+        return HeuristicBot(seed)
     raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
 
 

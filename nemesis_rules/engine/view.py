@@ -29,8 +29,9 @@ def entity_view(program: Program, ent: list) -> dict[str, Any]:
     return {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props}
 
 
-def view(program: Program, st: GameState, seat: int | None) -> dict[str, Any]:
-    """A JSON-ready dict of what `seat` may see (None: a spectator, who sees only public things)."""
+def view(program: Program, st: GameState, seat: int | None, with_log: bool = True) -> dict[str, Any]:
+    """A JSON-ready dict of what `seat` may see (None: a spectator, who sees only public things);
+    `with_log=False` leaves the log out (a bot that reads only the position saves the copy)."""
     zones: dict[str, Any] = {}
     shown: set[str] = set()
     public = set(st.public)
@@ -62,7 +63,8 @@ def view(program: Program, st: GameState, seat: int | None) -> dict[str, Any]:
         "zones": zones,
         "entities": entities,
         "decision": _decision_view(st, seat),
-        "log": [entry for entry in st.log if entry["to"] is None or (seat is not None and seat in entry["to"])],
+        "log": [entry for entry in st.log if entry["to"] is None or (seat is not None and seat in entry["to"])]
+        if with_log else [],
         "result": st.result,
     }
 
@@ -77,3 +79,37 @@ def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
         return {"player": d["player"], "prompt": d["prompt"]}
     return {"player": d["player"], "prompt": d["prompt"], "options": list(d["options"]),
             "optional": d["optional"]}
+
+
+HIDDEN_KIND = "?"  # the kind of a placeholder whose kind the seat does not see (no script names it)
+
+
+def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameState:
+    """A state holding only what a view shows, for pure functions to read on a seat's behalf.
+
+    Every entity the seat cannot see becomes a placeholder with a fresh id `?N`: face down, no
+    props of its own (its kind's defaults answer), and the kind `?` unless the view shows its
+    kind. A zone the seat may not even count is absent. The generator, the stack and the log are
+    empty, so nothing read from this state can tell more than the view did.
+    """
+    st = GameState(seen["players"], 0, dict(seen["options"]), ruleset)
+    st.counters = dict(seen["counters"])
+    entities = st.entities
+    for eid, ent in seen["entities"].items():
+        entities[eid] = [ent["kind"], ent["zone"], dict(ent["props"]), True, ent["component"]]
+    hidden = 0
+
+    def placeholder(kind: str, zone: str) -> str:
+        nonlocal hidden
+        hidden += 1
+        pid = f"?{hidden}"
+        entities[pid] = [kind, zone, {}, False, ""]
+        return pid
+
+    for key, z in seen["zones"].items():
+        if "entities" in z:
+            st.zones[key] = [e if isinstance(e, str) else placeholder(e["face_down"], key) for e in z["entities"]]
+        else:
+            shown = list(z.get("public", ()))
+            st.zones[key] = [placeholder(HIDDEN_KIND, key) for _ in range(z["size"] - len(shown))] + shown
+    return st

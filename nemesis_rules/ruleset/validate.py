@@ -281,6 +281,7 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
     _check_entry(comp, env)
     comp.diagnostics += checker.diagnostics
     _unused_procs(comp, env)
+    _engine_called(comp)
 
 
 def _when_and_body(checker: Checker, params, when, body) -> None:
@@ -341,7 +342,29 @@ def _check_entry(comp: Composition, env: Environment) -> None:
     env.called.add(comp.entry.value)
 
 
-HOOK_NAMES = {"pay_cost", "can_pay"}  # called by the engine when a module defines them
+# Called by the engine when a module defines them: what each must be, and its parameters
+ENGINE_CALLED = {
+    "pay_cost": ("procedure", ("actor", "cost")),
+    "can_pay": ("function", ("actor", "cost")),
+    "bot_hint": ("function", ("me", "prompt", "option")),  # the heuristic bot's score of an option
+}
+HOOK_NAMES = set(ENGINE_CALLED)
+
+
+def _engine_called(comp: Composition) -> None:
+    for name, (what, params) in ENGINE_CALLED.items():
+        for table, kind in ((comp.procs, "procedure"), (comp.fns, "function")):
+            d = table.get(name)
+            if d is None:
+                continue
+            if kind != what:
+                comp.diagnostics.append(Diagnostic(
+                    "E402", f"the engine calls `{name}` as a {what}, but it is a {kind}", d.span,
+                    help=f"declare it as `{'fn' if what == 'function' else 'proc'} {name}({', '.join(params)})`"))
+            elif len(d.value.params) != len(params):
+                comp.diagnostics.append(Diagnostic(
+                    "E400", f"the engine calls {what} `{name}` with {len(params)} arguments "
+                    f"({', '.join(params)}), it takes {len(d.value.params)}", d.span))
 
 
 def _unused_procs(comp: Composition, env: Environment) -> None:

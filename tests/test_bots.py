@@ -1,0 +1,179 @@
+"""Bots: what a bot may read (`seen_state` of its view), the module's `bot_hint`, and base's hints
+played out on the test board (tests/fixtures/base_testboard, an invented layout)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules import Game, load_ruleset
+from nemesis_rules.api import Decision, Option
+from nemesis_rules.bots import HeuristicBot, Seen, bot_seed, make_bot, play_turn
+from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.engine import vm
+from nemesis_rules.engine.primitives import ScriptError
+from nemesis_rules.engine.view import HIDDEN_KIND, seen_state, view
+from nemesis_rules.ruleset.check_api import check_paths
+from tests.positions import choose, props, put
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARD = ROOT / "tests" / "fixtures" / "base_testboard"
+TOY = ROOT / "tests" / "fixtures" / "toy"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset("base", BOARD)
+
+
+def seen_of(game: Game, seat: int):
+    program = game.rules.program
+    return seen_state(program, view(program, game.state, seat, with_log=False), game.rules.fingerprint)
+
+
+# ---- the seen state holds nothing the view hides
+def test_seen_state_names_no_hidden_entity(rules):
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        game = Game.new(rules, players=3, seed=seed)
+        while not game.over and len(game.state.moves) < 300:
+            if len(game.state.moves) % 25 == 0:
+                for seat in range(3):
+                    shown = view(rules.program, game.state, seat, with_log=False)["entities"]
+                    seen = seen_of(game, seat)
+                    named = set(seen.entities) | {e for members in seen.zones.values() for e in members}
+                    hidden = [e for e in game.state.entities if e not in shown]
+                    assert hidden, "a position with nothing hidden tests nothing"
+                    leaked = [e for e in hidden if e in named]
+                    assert not leaked, f"seat {seat} at move {len(game.state.moves)} sees {leaked[:5]}"
+                    checked += 1
+            game.apply(rng.randrange(len(game.decision.options)))
+    assert checked > 20
+
+
+def test_seen_state_keeps_counts_and_kinds_it_may_know(rules):
+    game = Game.new(rules, players=2, seed=3)
+    seen = seen_of(game, 0)
+    bag = game.state.zones["intruder_bag"]
+    assert len(seen.zones["intruder_bag"]) == len(bag)                        # the size is public
+    assert all(seen.entities[e][0] == HIDDEN_KIND for e in seen.zones["intruder_bag"])
+    tiles = [z for z in seen.zones if z.startswith("room_tile@main_slot")]
+    face_down = [seen.entities[t][0] for z in tiles for t in seen.zones[z]]
+    assert face_down and set(face_down) == {"room"}                      # a face-down tile shows its kind
+    assert seen.counters == game.state.counters and seen.stack == [] and seen.log == []
+
+
+def test_a_hint_cannot_read_a_hidden_card(rules):
+    game = Game.new(rules, players=1, seed=1)
+    seen = seen_of(game, 0)
+    (card,) = seen.zones["coordinates_space"]
+    rt = vm.Runtime(rules.program, seen)
+    assert card.startswith("?") and seen.entities[card][4] == ""
+    with pytest.raises(ScriptError, match="has no property `destination_a`"):
+        rt.get_attr(card, "destination_a")
+
+
+# ---- bot_hint: declared by a module, checked, used by the heuristic bot
+def module_with(tmp_path: Path, script: str) -> Path:
+    folder = tmp_path / "hinted"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: hinted\nname: Hinted\nversion: 0.1.0\nrequires: [toy]\n")
+    (folder / "rules" / "hint.nem").write_text(script)
+    return folder
+
+
+@pytest.mark.parametrize(("script", "code", "words"), [
+    ("fn bot_hint(me, option) = 0\n", "E400", "with 3 arguments"),
+    ("proc bot_hint(me, prompt, option):\n    pass\n", "E402", "as a function"),
+])
+def test_a_misdeclared_hint_is_reported(tmp_path, monkeypatch, script, code, words):
+    folder = module_with(tmp_path, script)
+    monkeypatch.chdir(TOY.parent)
+    found = [d for d in check_paths([folder])[0] if d.code == code]
+    assert found and words in found[0].message, check_paths([folder])[0]
+    assert found[0].span.line == 1
+
+
+def test_a_hint_steers_the_bot(tmp_path):
+    # the toy's turn offers actions by name; a hint that loves passing makes the bot pass
+    folder = module_with(tmp_path, "fn bot_hint(me, prompt, option) = 100 if option == none else 0\n")
+    rules = load_ruleset(TOY, folder)
+    game = Game.new(rules, players=2, seed=1)
+    d = game.decision
+    assert d.optional, "the toy's first decision must allow a pass for this test"
+    pick = HeuristicBot(0).choose(Seen(game, d.player, d))
+    assert d.options[pick].value is None
+
+
+def test_a_failing_hint_names_the_decision(tmp_path):
+    folder = module_with(tmp_path, "fn bot_hint(me, prompt, option) = size(prompt)\n")
+    rules = load_ruleset(TOY, folder)
+    game = Game.new(rules, players=2, seed=1)
+    d = game.decision
+    with pytest.raises(RulesError, match=r"bot_hint\(player1, .* failed: .*not a zone"):
+        HeuristicBot(0).choose(Seen(game, d.player, d))
+
+
+# ---- base's hints on positions
+def one_player(rules, seed=1) -> Game:
+    game = Game.new(rules, players=1, seed=seed)
+    choose(game, game.decision.options[0].value)
+    assert game.decision.prompt == "pick_action"
+    return game
+
+
+def pick(game: Game, prompt: str, values: list) -> object:
+    """What the heuristic bot picks among `values` as if asked `prompt` now."""
+    d = Decision(0, prompt, prompt, [Option(i, v, str(v)) for i, v in enumerate(values)])
+    return values[HeuristicBot(0).choose(Seen(game, 0, d))]
+
+
+def test_base_bot_hibernates_once_it_may(rules):
+    game = one_player(rules)
+    game.state.counters["time"] = props(game, "time_track")["first_blue"]
+    assert pick(game, "pick_action", ["movement", "careful_movement", "attempt_hibernation", None]) \
+        == "attempt_hibernation"
+
+
+def test_base_bot_waits_in_the_hibernatorium_before_then(rules):
+    game = one_player(rules)
+    assert pick(game, "pick_action", ["movement", "careful_movement", "look_for_item", None]) is None
+
+
+def test_base_bot_fights_or_flees_rather_than_hibernate_beside_an_intruder(rules):
+    game = one_player(rules)
+    game.state.counters["time"] = props(game, "time_track")["first_blue"]
+    put(game, "adult_figure#1", "room_contents@main_hibernatorium")
+    assert pick(game, "pick_action", ["attempt_hibernation", "escape", "melee"]) == "escape"
+
+
+def test_base_bot_walks_home_and_around_intruders(rules):
+    game = one_player(rules)
+    me = props(game, "player1")["character"]
+    put(game, me, "room_contents@main_slot_1_02")
+    for slot in ("main_slot_1_01", "main_slot_2_01"):
+        game.state.entities[game.state.zones[f"room_tile@{slot}"][0]][3] = True  # explored
+    assert pick(game, "movement.to", ["main_slot_1_01", "main_slot_2_01"]) == "main_slot_1_01"
+    put(game, "adult_figure#1", "room_contents@main_slot_1_01")
+    assert pick(game, "movement.to", ["main_slot_1_01", "main_slot_2_01"]) == "main_slot_2_01"
+
+
+# ---- over whole games: the heuristic crew outlives the random one
+def crew_survival(rules, kind: str, games: int, players: int = 4) -> int:
+    alive = 0
+    for seed in range(games):
+        game = Game.new(rules, players=players, seed=seed)
+        bots = {s: make_bot(kind, bot_seed(seed, s)) for s in range(players)}
+        while not game.over:
+            play_turn(game, bots)
+        alive += sum(props(game, p).get("status") in ("asleep", "launched")
+                     for p in rules.program.player_ids[:players])
+    return alive
+
+
+def test_heuristic_crew_outlives_random_crew(rules):
+    heuristic, rand = crew_survival(rules, "heuristic", 24), crew_survival(rules, "random", 24)
+    assert heuristic >= 3 and heuristic > 2 * rand, (heuristic, rand)
