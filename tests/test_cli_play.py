@@ -83,3 +83,22 @@ def test_end_of_input_leaves_the_game(capsys):
 def test_unwritable_save_is_reported_and_play_goes_on(capsys, tmp_path):
     code, out, _ = play(capsys, f"save {tmp_path}/no/such/dir/x.json\nquit\n", "--modules", TOY, "--players", "1")
     assert code == 0 and "Could not save to" in out
+
+
+# ---- base Nemesis on the test board (an invented layout, tests/fixtures/base_testboard)
+BASE = f"base,{ROOT / 'tests' / 'fixtures' / 'base_testboard'}"
+
+
+def test_base_game_from_the_first_decision_to_its_end_with_a_save_between(capsys, tmp_path):
+    argv = ("--modules", BASE, "--players", "2", "--humans", "1", "--bots", "heuristic", "--seed", "1")
+    code, straight, err = play(capsys, ALWAYS_FIRST * 10, *argv)
+    assert code == 0, err
+    assert "Choose your character" in straight
+    assert "Game over: " in straight and "Traceback" not in straight + err
+    save = tmp_path / "base.json"
+    code, first_half, _ = play(capsys, "1\n" * 20 + f"save {save}\nquit\n", *argv)
+    assert code == 0 and f"Saved to {save}" in first_half
+    code, resumed, err = play(capsys, ALWAYS_FIRST * 10, "--load", str(save))
+    assert code == 0, err
+    assert _ending(resumed) == _ending(straight)
+    assert main(["replay", str(save)]) == 0
