@@ -3,9 +3,10 @@
 A bot gets a `Seen`: its seat, the current decision (prompt and labelled options) and, on
 demand, `game.view(seat)`. It returns the index of an option.
 
-* `RandomBot` picks uniformly with its own seeded generator.
+* `RandomBot` picks uniformly. A bot keeps no state: its generator is made for each decision from
+  its seed and the number of moves so far, so a saved game resumes with the same choices.
 * `HeuristicBot` scores every option with weighted hooks, `(seen, option) -> float`, and takes
-  the best (ties broken by its seeded generator). The generic hooks know no game:
+  the best (ties broken by that generator). The generic hooks know no game:
   - `avoid_passing`: do something rather than pass when the decision is optional;
   - `use_own_things`: prefer options that are entities in a zone the bot's player owns (play
     the cards in hand, use the items carried);
@@ -51,6 +52,15 @@ class Seen:
         if self._view is None:  # the seat's view without its log, which no hook reads
             self._view = view(self._game.rules.program, self._game.state, self.seat, with_log=False)
         return self._view
+
+    def rng(self, seed: int | str) -> random.Random:
+        """A generator for this decision alone, from the bot's seed and the number of moves made:
+        a bot keeps no state of its own, so a saved game resumes with the same choices."""
+        return random.Random(f"{seed}/{self.decision_number}")
+
+    @property
+    def decision_number(self) -> int:
+        return len(self._game.state.moves)
 
     def player_ids(self) -> list[str]:
         """The player entities in seat order (the engine creates one a seat, in order)."""
@@ -100,10 +110,10 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | str) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def choose(self, seen: Seen) -> int:
-        return self.rng.randrange(len(seen.decision.options))
+        return seen.rng(self.seed).randrange(len(seen.decision.options))
 
 
 Hook = Callable[[Seen, Option], float]
@@ -151,7 +161,7 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, seed: int | str, hooks: Sequence[tuple[Hook, float]] | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
         self.hooks = list(GENERIC_HOOKS if hooks is None else hooks) + [(module_hint, HINT_WEIGHT)]
 
     def score(self, seen: Seen, option: Option) -> float:
@@ -161,7 +171,8 @@ class HeuristicBot:
         options = seen.decision.options
         if len(options) == 1:
             return 0
-        scored = [(self.score(seen, o), self.rng.random(), o.index) for o in options]
+        rng = seen.rng(self.seed)
+        scored = [(self.score(seen, o), rng.random(), o.index) for o in options]
         return max(scored)[2]
 
 
