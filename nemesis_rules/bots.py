@@ -27,9 +27,7 @@ from typing import Any, Protocol
 
 from nemesis_rules.api import Decision, Game, Option
 from nemesis_rules.dsl.diagnostics import RulesError
-from nemesis_rules.engine import vm
-from nemesis_rules.engine.primitives import ScriptError
-from nemesis_rules.engine.view import seen_state, view
+from nemesis_rules.engine.view import SeenFunctions, view
 
 BOT_KINDS = ("random", "heuristic")
 
@@ -81,21 +79,16 @@ class Seen:
         return self._hints
 
     def _module_hints(self) -> list[float]:
-        program = self._game.rules.program
-        hint = program.fns.get("bot_hint")
         options = self.decision.options
-        if hint is None:
+        if "bot_hint" not in self._game.rules.program.fns:
             return [0.0] * len(options)
-        rt = vm.Runtime(program, seen_state(program, self.view, self._game.rules.fingerprint))
+        fns = SeenFunctions(self._game.rules.program, self.view, self._game.rules.fingerprint)
         me, prompt = self.me(), self.decision.prompt
         scores = []
         for o in options:
-            try:
-                score = hint(rt, [me, prompt, o.value])
-            except (ScriptError, RulesError) as err:
-                raise RulesError(f"bot_hint({me}, {prompt!r}, {o.value!r}) failed: {err}") from None
+            score = fns.call("bot_hint", me, prompt, o.value)
             if isinstance(score, bool) or not isinstance(score, int):
-                raise RulesError(f"bot_hint({me}, {prompt!r}, {o.value!r}) gave {score!r}, not a number")
+                raise RulesError(f"bot_hint({me}, {prompt}, {o.value!r}) gave {score!r}, not a number")
             scores.append(float(score))
         return scores
 

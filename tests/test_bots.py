@@ -113,7 +113,7 @@ def test_a_failing_hint_names_the_decision(tmp_path):
     rules = load_ruleset(TOY, folder)
     game = Game.new(rules, players=2, seed=1)
     d = game.decision
-    with pytest.raises(RulesError, match=r"bot_hint\(player1, .* failed: .*not a zone"):
+    with pytest.raises(RulesError, match=r"bot_hint\(player1, .* failed on a seat.s view: .*not a zone"):
         HeuristicBot(0).choose(Seen(game, d.player, d))
 
 

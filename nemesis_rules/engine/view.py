@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.engine import vm
+from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, GameState
 
@@ -113,3 +116,23 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
             shown = list(z.get("public", ()))
             st.zones[key] = [placeholder(HIDDEN_KIND, key) for _ in range(z["size"] - len(shown))] + shown
     return st
+
+
+class SeenFunctions:
+    """The rules' pure functions, run on what one seat sees (its `seen_state`): what a bot's hints
+    and a module's screen panels read, so neither can show or use a hidden card."""
+
+    def __init__(self, program: Program, seen: dict[str, Any], ruleset: str) -> None:
+        self.program = program
+        self.rt = vm.Runtime(program, seen_state(program, seen, ruleset))
+
+    def defines(self, name: str) -> bool:
+        return name in self.program.fns
+
+    def call(self, name: str, *args: Any) -> Any:
+        """`name(*args)`; raises RulesError naming the call when the function fails."""
+        try:
+            return self.program.fns[name](self.rt, list(args))
+        except (ScriptError, RulesError) as err:
+            shown = ", ".join(repr(a) if not isinstance(a, str) else a for a in args)
+            raise RulesError(f"{name}({shown}) failed on a seat's view: {err}") from None
