@@ -1,5 +1,8 @@
 """`nemesis simulate`: many bot games in parallel processes, and a report of how they went.
 
+Besides how games ended, the report gives what the module declares under `report:` in its
+module.yaml (survival, rounds, causes of death, cards played): the engine knows no game.
+
 Game i uses seed S+i; each bot's generator is seeded from its game's seed and seat, so the same
 arguments give the same report whatever the number of processes.
 """
@@ -24,6 +27,8 @@ from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.bots import BOT_KINDS, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common
 from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.engine import vm
+from nemesis_rules.engine.state import E_COMP, GameState
 
 DEFAULT_MAX_DECISIONS = 50_000
 
@@ -95,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     """One bot game to its end; a rules error or a runaway game is recorded, not raised."""
     record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None,
-                              "decisions": 0, "moves": [], "counters": {}, "error": None}
+                              "decisions": 0, "moves": [], "counters": {}, "report": None, "error": None}
     try:
         game = Game.new(rules, spec.players, seed, **spec.options)
         kinds = seat_bots(spec.bots, spec.players)
@@ -107,6 +112,7 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
         record["counters"] = dict(game.state.counters)
         if game.over:
             record["result"] = _plain(game.result)
+            record["report"] = game_report(rules, game.state)
         else:
             record["error"] = f"no result after {spec.max_decisions} decisions"
     except RulesError as error:
@@ -116,6 +122,47 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
 
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+def game_report(rules: Ruleset, state: GameState) -> dict[str, Any] | None:
+    """What the module's `report:` asks about a finished game, as plain JSON (None: it asks nothing).
+
+    `rounds`: the counter's final value; `players`: per seat, the `player.*` functions' values on
+    the final state; `plays`: how many log entries with the message name each component."""
+    spec = rules.composition.report
+    if not spec:
+        return None
+    data: dict[str, Any] = {}
+    if "rounds" in spec:
+        data["rounds"] = state.counters.get(spec["rounds"].value)
+    fns = {field.split(".", 1)[1]: d.value for field, d in spec.items() if field.startswith("player.")}
+    if fns:
+        rt = vm.Runtime(rules.program, state)
+        data["players"] = [{"seat": seat, **{f: _player_value(rt, f, name, pid) for f, name in fns.items()}}
+                           for seat, pid in enumerate(rules.program.player_ids[:state.players])]
+    if "plays" in spec:
+        message, arg = spec["plays"].value.message, spec["plays"].value.arg
+        plays = Counter(_component_of(state, e["args"][arg]) for e in state.log
+                        if e["msg"] == message and arg in e["args"])
+        data["plays"] = dict(sorted(plays.items()))
+    return data
+
+
+def _player_value(rt: vm.Runtime, field: str, name: str, player: str) -> Any:
+    value = vm.call_function(rt, name, [player])
+    if field == "survived" and not isinstance(value, bool):
+        raise RulesError(f"report function `{name}` gave {value!r} for {player}, not true or false")
+    return _plain(value)
+
+
+def _component_of(state: GameState, value: Any) -> str:
+    """A copy of a component (`card#3`) counts as the component: the 8 copies of a card are one
+    card. Any other entity or value counts as itself."""
+    if isinstance(value, str) and value in state.entities:
+        component = state.entities[value][E_COMP]
+        if component and value.startswith(f"{component}#"):
+            return component
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 _WORKER_RULES: dict[tuple[tuple[str, ...], str], Ruleset] = {}
@@ -196,7 +243,8 @@ class _Progress:
 def write_jsonl(path: str, records: list[dict[str, Any]]) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for r in records:
-            out.write(json.dumps({k: r[k] for k in ("seed", "players", "result", "decisions", "moves", "error")},
+            out.write(json.dumps({k: r[k] for k in ("seed", "players", "result", "decisions", "moves", "report",
+                                                    "error")},
                                  ensure_ascii=False) + "\n")
 
 
@@ -208,6 +256,7 @@ def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]])
              + (f", options {_options_text(spec.options)}" if spec.options else "")]
     lines += _section("how games ended", _endings(rules, records), n)
     lines += _section("wins by seat", _wins(rules, spec, records), n)
+    lines += _module_report(rules, records)
     lines += _decisions(records)
     lines += _counters(records)
     lines += _errors(records)
@@ -242,12 +291,96 @@ def _wins(rules: Ruleset, spec: Spec, records: list[dict[str, Any]]) -> list[tup
     return rows + [("no winner", nobody)]
 
 
+def _module_report(rules: Ruleset, records: list[dict[str, Any]]) -> list[str]:
+    """The sections the module's `report:` asks for, over the finished games."""
+    spec = rules.composition.report
+    done = [r for r in records if r["result"] and r["report"] is not None]
+    lines: list[str] = []
+    rows = [(row, r["result"]) for r in done for row in r["report"].get("players", ())]
+    if "player.survived" in spec:
+        alive = sum(1 for row, _ in rows if row["survived"])
+        lines.append(f"crew survival: {alive} of {len(rows)}" + (f" ({100 * alive / len(rows):.1f}%)" if rows else ""))
+    if "player.group" in spec:
+        lines += _by_group(rules, spec["player.group"].value, rows, "player.survived" in spec)
+    if "rounds" in spec:
+        lines += _spread("rounds played", [r["report"]["rounds"] for r in done])
+    if "player.cause" in spec:
+        lines += _causes(rules, rows, "player.survived" in spec)
+    if "plays" in spec:
+        lines += _plays(rules, spec["plays"].value.message, done)
+    return lines
+
+
+def _spread(title: str, values: list[Any]) -> list[str]:
+    """Mean, median, min and max of whole numbers (others, as a missing counter, are left out)."""
+    values = [v for v in values if isinstance(v, int)]
+    if not values:
+        return [f"{title}: no finished game"]
+    return [f"{title}: mean {statistics.fmean(values):.1f}, median {statistics.median(values):g}, "
+            f"min {min(values)}, max {max(values)}"]
+
+
+def _key(value: Any) -> str:
+    """A function's value as a row's key: an id as itself."""
+    if value is None:
+        return "(none)"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _by_group(rules: Ruleset, fn: str, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
+    """One row per group (a character): players in it, how many survived, how many won."""
+    played, alive, won = Counter(), Counter(), Counter()
+    for row, result in rows:
+        g = _key(row["group"])
+        played[g] += 1
+        alive[g] += bool(row.get("survived"))
+        won[g] += row["seat"] in result["winners"]
+    names = {g: rules.label(g) for g in played}
+    what = rules.names[fn].lower() if fn in rules.names else "group"
+    width = max([len(what), *map(len, names.values())])
+    head = f"  {what:<{width}}  {'players':>7}" + (f"  {'survived':>8}" if survival else "") + f"  {'won':>6}"
+    lines = [f"by {what}:", head]
+    for g in sorted(played, key=lambda g: (names[g], g)):
+        n = played[g]
+        lines.append(f"  {names[g]:<{width}}  {n:>7}" + (f"  {100 * alive[g] / n:7.1f}%" if survival else "")
+                     + f"  {100 * won[g] / n:5.1f}%")
+    return lines
+
+
+def _causes(rules: Ruleset, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
+    """How the dead died: every dead player counts once, under `not recorded` if it has no cause."""
+    dead = [row for row, _ in rows if (not row["survived"] if survival else row["cause"] is not None)]
+    if not dead:
+        return ["causes of death: none"]
+    causes = Counter("not recorded" if row["cause"] is None else _key(row["cause"]) for row in dead)
+    counts = [(_named(rules, c) if c != "not recorded" else c, k)
+              for c, k in sorted(causes.items(), key=lambda ck: (-ck[1], ck[0]))]
+    return _section(f"causes of death ({len(dead)} dead)", counts, len(dead))
+
+
+TOP_PLAYS = 15
+
+
+def _plays(rules: Ruleset, message: str, done: list[dict[str, Any]]) -> list[str]:
+    """The most played cards (by component), then the total."""
+    plays: Counter[str] = Counter()
+    for r in done:
+        plays.update(r["report"]["plays"])
+    total = sum(plays.values())
+    title = f"cards played (log message `{message}`)"
+    if not total:
+        return [f"{title}: none"]
+    ranked = sorted(plays.items(), key=lambda ck: (-ck[1], ck[0]))
+    lines = _section(title, [(_named(rules, c), k) for c, k in ranked[:TOP_PLAYS]], total)
+    if len(ranked) > TOP_PLAYS:
+        lines.append(f"  ... {len(ranked) - TOP_PLAYS} more cards, {sum(k for _, k in ranked[TOP_PLAYS:])} plays")
+    per_game = total / len(done)
+    lines.append(f"  total {total} plays of {len(ranked)} cards, {per_game:.1f} a game")
+    return lines
+
+
 def _decisions(records: list[dict[str, Any]]) -> list[str]:
-    counts = [r["decisions"] for r in records if r["result"]]
-    if not counts:
-        return ["decisions per game: no finished game"]
-    return [f"decisions per game: mean {statistics.fmean(counts):.1f}, median {statistics.median(counts):g}, "
-            f"min {min(counts)}, max {max(counts)}"]
+    return _spread("decisions per game", [r["decisions"] for r in records if r["result"]])
 
 
 def _counters(records: list[dict[str, Any]]) -> list[str]:

@@ -342,7 +342,16 @@ def chance_outcomes(rt: Runtime, name: str, args: tuple) -> tuple | None:
     return None
 
 
-def _located(err: Exception, code, pc: int) -> RulesError:
+def call_function(rt: Runtime, name: str, args: list) -> Any:
+    """The value of the module's function `name` for `args` on `rt.state`, called from outside a
+    run (a report, a tool); a function cannot change the state. A fault is a RulesError naming it."""
+    try:
+        return rt.program.fns[name](rt, list(args))
+    except _RUNTIME_ERRORS as err:
+        raise _located(err, None, 0, f"function {name}") from None
+
+
+def _located(err: Exception, code, pc: int, where: str | None = None) -> RulesError:
     span = code.spans[pc] if code is not None and 0 <= pc < len(code.spans) else Span()
     if isinstance(err, ScriptError):
         message = str(err)
@@ -350,6 +359,6 @@ def _located(err: Exception, code, pc: int) -> RulesError:
         message = "functions nested too deep (an endless recursion?)"
     else:
         message = f"{type(err).__name__}: {err}"
-    where = code.name if code is not None else "?"
+    where = where or (code.name if code is not None else "?")
     return RulesError(Diagnostic("R100", f"{message} (in `{where}`)", span,
                                  help="a rules error: the module's script did something impossible"))

@@ -264,7 +264,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E300", "unknown-name", """
         ## What it does
         Reports a name in a script that is not a variable, parameter, symbol, component, kind,
-        zone, counter, die, action, option or callable, with the nearest known name.
+        zone, counter, die, action, option or callable, with the nearest known name; also an
+        unknown counter named by the module's `report: rounds:`.
 
         ## Why it matters
         The engine would stop the game with an error when the line runs.
@@ -306,7 +307,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E302", "unknown-procedure", """
         ## What it does
         Reports a reference to a procedure that no loaded module defines: a `step` of a phase,
-        a hook (`before`, `after`, `instead of`), a `replace proc`, or the module's `entry`.
+        a hook (`before`, `after`, `instead of`), a `replace proc`, or the module's `entry`;
+        and a function named by the module's `report:` that no loaded module defines.
 
         ## Why it matters
         A phase step or entry point that does not exist cannot run.
@@ -402,8 +404,8 @@ CODES: tuple[LintCode, ...] = (
         """),
     _rule("E307", "unknown-translation-key", """
         ## What it does
-        Reports a message key (in `log(...)`, a `prompt=`, an end-game reason) that no
-        translation file of the module defines.
+        Reports a message key (in `log(...)`, a `prompt=`, an end-game reason, the `plays:` of
+        the module's `report:`) that no translation file of the module defines.
 
         ## Why it matters
         Players would see the raw key instead of a sentence.
@@ -464,7 +466,9 @@ CODES: tuple[LintCode, ...] = (
     _rule("E400", "wrong-arity", """
         ## What it does
         Reports a call with too few or too many arguments, or an unknown keyword argument,
-        for a primitive, procedure, function, event or script field.
+        for a primitive, procedure, function, event or script field; also a function named by
+        the module's `report:` that does not take 1 parameter (a player), and a `plays:`
+        argument its message does not have.
 
         ## Why it matters
         The call would fail when it runs.
@@ -504,7 +508,7 @@ CODES: tuple[LintCode, ...] = (
     _rule("E402", "not-callable", """
         ## What it does
         Reports a call of something that is not callable: a variable, a symbol, a counter, an
-        integer.
+        integer; also a procedure or phase where the engine calls a function (`report:`).
 
         ## Why it matters
         The call would fail when it runs; it is often a missing operator or a name clash.

@@ -24,6 +24,8 @@ from nemesis_rules.ruleset.records import (
     KindSpec,
     OptionSpec,
     PlayerRange,
+    PlayerReport,
+    ReportSpec,
 )
 from nemesis_rules.version import __version__
 
@@ -49,6 +51,7 @@ class Composition:
     options: dict[str, OptionSpec] = attrs.Factory(dict)
     players: PlayerRange = attrs.Factory(PlayerRange)
     entry: Declared | None = None
+    report: dict[str, Declared] = attrs.Factory(dict)  # "rounds", "player.group", ..., "plays" -> name(s)
     procs: dict[str, Declared] = attrs.Factory(dict)  # ProcDef (scripts of components included)
     fns: dict[str, Declared] = attrs.Factory(dict)  # FnDef
     modifiers: list[Declared] = attrs.Factory(list)
@@ -197,6 +200,23 @@ def _check_manifests(comp: Composition) -> None:
         if m.entry is not None:
             comp.entry = Declared(m.entry, m.id, src.manifest_at("entry"))
         comp.options.update(m.options)
+        if m.report is not None:
+            _add_report(comp, src, m.report)
+
+
+def _add_report(comp: Composition, src: ModuleSource, spec: ReportSpec) -> None:
+    """Field by field: a module's `report:` field overrides the same field of a module below it."""
+    fields: dict[str, Any] = {"rounds": spec.rounds, "plays": spec.plays}
+    if spec.player is not None:
+        fields.update({f"player.{f.name}": getattr(spec.player, f.name) for f in attrs.fields(PlayerReport)})
+    for field, value in fields.items():
+        if value is None:
+            continue
+        path = ("report", *field.split("."))
+        if field == "plays":
+            comp.spans[(*path, "arg")] = src.manifest_at(*path, "arg")
+            path = (*path, "message")
+        comp.report[field] = Declared(value, src.id, src.manifest_at(*path))
 
 
 def _declare(table: dict[str, Declared], name: str, value: Any, module: str, span: Span,

@@ -29,6 +29,32 @@ class PlayerRange:
 
 
 @attrs.frozen
+class PlayerReport:
+    """Functions of one player entity, evaluated on a finished game's final state."""
+
+    group: str | None = None  # -> an id whose label names the player's row (a character), or none
+    survived: str | None = None  # -> true/false
+    cause: str | None = None  # -> an id (how the player's character died), or none
+
+
+@attrs.frozen
+class PlaysReport:
+    """Log entries with this message key, counted by the component of this argument."""
+
+    message: str
+    arg: str
+
+
+@attrs.frozen
+class ReportSpec:
+    """What `nemesis simulate` reports besides how games ended: module data, all optional."""
+
+    rounds: str | None = None  # a counter: its final value is the rounds played
+    player: PlayerReport | None = None
+    plays: PlaysReport | None = None
+
+
+@attrs.frozen
 class Manifest:
     id: str
     name: str
@@ -40,6 +66,7 @@ class Manifest:
     entry: str | None = None
     options: dict[str, OptionSpec] = attrs.Factory(dict)
     description: str = ""
+    report: ReportSpec | None = None
 
 
 @attrs.frozen

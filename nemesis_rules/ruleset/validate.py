@@ -26,6 +26,7 @@ def validate(comp: Composition) -> Environment:
     env = environment(comp)
     if any(d.is_error and d.code.startswith("E1") for d in comp.diagnostics):
         return env  # names are missing from files that did not parse: checking scripts would cascade
+    _check_report(comp, env)
     _check_scripts(comp, env)
     _check_catalogs(comp, env)
     _unused_components(comp, env)
@@ -376,6 +377,50 @@ def _unused_procs(comp: Composition, env: Environment) -> None:
             comp.diagnostics.append(Diagnostic("W503", f"{what} `{name}` is never called", d.span,
                                                help="call it, name it as a phase step, or remove it",
                                                severity=WARNING))
+
+
+# ---- what `nemesis simulate` reports (module.yaml `report:`) ----
+def _check_report(comp: Composition, env: Environment) -> None:
+    """Each field names a counter, a function of one player, or a logged message and its argument."""
+    diags = comp.diagnostics
+    functions = [n for n, c in env.callables.items() if c.what == "function"]
+    for field, d in comp.report.items():
+        name = d.value
+        if field == "rounds":
+            if name not in env.counters:
+                diags.append(Diagnostic("E300", f"report `rounds`: unknown counter `{name}`", d.span,
+                                        help=did_you_mean(name, env.counters) or "declare it under `counters:`"))
+        elif field == "plays":
+            _check_plays(comp, env, d)
+        else:
+            target = env.callables.get(name)
+            if target is None:
+                diags.append(Diagnostic("E302", f"report `{field}`: unknown function `{name}`", d.span,
+                                        help=did_you_mean(name, functions) or f"add `fn {name}(p) = ...`"))
+            elif target.what != "function":
+                diags.append(Diagnostic("E402", f"report `{field}` names the {target.what} `{name}`; it must be "
+                                        "a function", d.span, help=f"declare it as `fn {name}(p) = ...`"))
+            elif len(target.params) != 1:
+                diags.append(Diagnostic("E400", f"report function `{name}` must take 1 parameter (a player), it "
+                                        f"takes {len(target.params)}", d.span))
+            env.called.add(name)
+
+
+def _check_plays(comp: Composition, env: Environment, d) -> None:
+    message, arg = d.value.message, d.value.arg
+    if not env.messages:
+        return  # no English catalog: W600 says so
+    if message not in env.messages:
+        comp.diagnostics.append(Diagnostic("E307", f"report `plays`: unknown message key `{message}`", d.span,
+                                           help=did_you_mean(message, env.messages)
+                                           or "name a message that log() writes (i18n/en.yaml `messages:`)"))
+        return
+    args = _placeholders(comp.catalogs[BASE_LANG][f"messages.{message}"].value)
+    if arg not in args:
+        comp.diagnostics.append(Diagnostic(
+            "E400", f"report `plays`: message `{message}` has no argument `{arg}`",
+            comp.at("report", "plays", "arg", default=d.span),
+            help=did_you_mean(arg, args) or f"its English text names: {', '.join(sorted(args)) or 'nothing'}"))
 
 
 # ---- translations ----
