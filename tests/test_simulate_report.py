@@ -4,9 +4,11 @@ rounds, causes of death, cards played), their data in `--out`, and the checks of
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from nemesis_rules.ruleset.validate import validate
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "fixtures" / "toy"
+BASE = ("--modules", f"base,{ROOT / 'tests' / 'fixtures' / 'base_testboard'}")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -39,6 +42,84 @@ def section(out: str, title: str) -> list[str]:
             break
         rows.append(line)
     return rows
+
+
+# ---- base on the test board ----
+@pytest.fixture(scope="module")
+def base_report() -> dict[str, object]:
+    """20 base games (2 players), run once for the tests below: the report and the JSONL."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = Path(tmp) / "games.jsonl"
+        buf = io.StringIO()
+        old = sys.stdout
+        sys.stdout = buf
+        try:
+            code = main(["simulate", *BASE, "--games", "20", "--jobs", "1", "--out", str(out_file)])
+        finally:
+            sys.stdout = old
+        rows = [json.loads(line) for line in out_file.read_text().splitlines()]
+    return {"code": code, "out": buf.getvalue(), "rows": rows}
+
+
+def test_base_report_has_every_section(base_report):
+    out = base_report["out"]
+    assert base_report["code"] == 0 and "errors: none" in out
+    for title in ("crew survival: ", "by character:", "rounds played: mean ", "causes of death",
+                  "cards played (log message `intruder_card`)"):
+        assert title in out, out
+    assert section(out, "by character:")[0].split() == ["character", "players", "survived", "won"]
+
+
+def test_base_report_numbers_agree(base_report):
+    out = base_report["out"]
+    m = re.search(r"^crew survival: (\d+) of (\d+)", out, re.M)
+    survived, players = int(m[1]), int(m[2])
+    assert players == 2 * 20 and survived <= players
+    table = section(out, "by character:")[1:]
+    assert sum(int(row.split()[-3]) for row in table) == players  # each player-game in one row
+    dead = int(re.search(r"^causes of death \((\d+) dead\):", out, re.M)[1])
+    assert dead == players - survived
+    assert sum(int(row.split()[-2]) for row in section(out, "causes of death")) == dead
+    assert "not recorded" not in out  # every way base kills a character names its cause
+    rounds = [r["report"]["rounds"] for r in base_report["rows"]]
+    assert f"min {min(rounds)}, max {max(rounds)}" in out
+
+
+def test_base_jsonl_carries_the_report(base_report):
+    rows = base_report["rows"]
+    assert len(rows) == 20
+    causes = set()
+    for r in rows:
+        report = r["report"]
+        assert isinstance(report["rounds"], int) and report["rounds"] >= 1
+        assert [p["seat"] for p in report["players"]] == [0, 1]
+        for p in report["players"]:
+            assert set(p) == {"seat", "group", "survived", "cause"}
+            assert p["group"] in {"captain", "scout", "mechanic", "scientist", "pilot", "soldier"}
+            assert (p["cause"] is None) == p["survived"]
+            causes.add(p["cause"])
+            if p["seat"] in r["result"]["winners"]:
+                assert p["survived"]
+        assert report["plays"] == {}  # standard mode: nobody plays the intruders
+    assert {c for c in causes if c} <= {"killed_by_attack", "killed_by_wounds", "killed_by_larva",
+                                       "killed_in_airlock", "killed_at_jump", "killed_with_ship",
+                                       "killed_by_engines", "killed_off_course", "killed_by_contamination"}
+
+
+def test_base_same_seed_same_report(capsys, base_report):
+    code, again = run(capsys, "simulate", *BASE, "--games", "20", "--jobs", "2")
+    assert code == 0
+    assert again == base_report["out"]
+
+
+def test_base_intruder_player_cards_played(capsys):
+    code, out = run(capsys, "simulate", *BASE, "--games", "6", "--players", "3", "--seed", "3",
+                    "--jobs", "1", "--option", "mode=intruder_player")
+    assert code == 0
+    rows = section(out, "cards played")
+    assert rows and rows[0].lstrip().startswith("test_intruder_card_"), out
+    total = int(re.search(r"total (\d+) plays of (\d+) cards", out)[1])
+    assert sum(int(row.split()[-2]) for row in rows[:-1]) == total
 
 
 # ---- a toy module with a report, and bad reports ----
