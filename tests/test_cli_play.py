@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from nemesis_rules.cli.main import main
+from nemesis_rules.ruleset.check_api import check_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "tests" / "fixtures" / "toy")
@@ -102,3 +104,55 @@ def test_base_game_from_the_first_decision_to_its_end_with_a_save_between(capsys
     assert code == 0, err
     assert _ending(resumed) == _ending(straight)
     assert main(["replay", str(save)]) == 0
+
+
+def screen_of(capsys, *argv: str) -> str:
+    code, out, err = play(capsys, "quit\n", *argv)
+    assert code == 0, err
+    return out[: out.index("a number, `save FILE`")]
+
+
+def test_base_screen_is_the_modules_panels(capsys):
+    screen = screen_of(capsys, "--modules", BASE, "--players", "2", "--humans", "2", "--seed", "1")
+    counters = screen.splitlines()[2]
+    assert counters.startswith("round: 0  Time marker: 0") and "careful" not in counters   # only the listed ones
+    ship = screen[screen.index("\nShip\n"):screen.index("\nCrew\n")]
+    assert re.search(r"Hibernatorium \(basic side\) +Hibernatorium +- +- +Character Corpse \(blue\) +1, 2 ", ship)
+    assert re.search(r'Room space "1" no. 1 \(basic side\) +\? ', ship)  # an unexplored room shows as `?`
+    assert "Room space \"1\" no. 9" not in ship                    # a space without corridors is not drawn
+    assert re.search(r"Player 1 +- +- +on board +0 +0 ", screen[screen.index("\nCrew\n"):])
+    assert "Intruder bag: 12 hidden" in screen and "Supply:" not in screen   # listed zones only
+
+
+def test_base_screen_keeps_the_other_hand_hidden(capsys):
+    argv = ("--modules", BASE, "--players", "2", "--humans", "2", "--seed", "1")
+    code, out, _ = play(capsys, "1\n1\nquit\n", *argv)
+    assert code == 0
+    turn = out[out.index("Player 1 sees", out.index("Choose your character") + 1):]
+    assert "Hand (Player 1): " in turn and "Hand (Player 2)" not in turn
+
+
+def module_with_screen(tmp_path: Path, screen: str) -> Path:
+    folder = tmp_path / "screened"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text(f"id: screened\nname: S\nversion: 0.1.0\nrequires: [toy]\nscreen:\n{screen}")
+    (folder / "rules" / "s.nem").write_text("fn rows_of(me) = [[p, p == me] for p in players()]\nfn two(a, b) = 0\n")
+    return folder
+
+
+@pytest.mark.parametrize(("screen", "code", "line"), [
+    ("  counters: [no_such_counter]\n", "E300", 6),
+    ("  zones: [no_such_zone]\n", "E305", 6),
+    ("  panels:\n    - {rows: no_such_fn}\n", "E302", 7),
+    ("  panels:\n    - {rows: two}\n", "E400", 7),
+])
+def test_a_bad_screen_is_reported_on_its_line(tmp_path, screen, code, line):
+    folder = module_with_screen(tmp_path, screen)
+    found = [d for d in check_paths([folder])[0] if d.code == code]
+    assert found and found[0].span.line == line, check_paths([folder])[0]
+
+
+def test_a_screen_panel_is_drawn_from_its_function(capsys, tmp_path):
+    folder = module_with_screen(tmp_path, "  panels:\n    - {title: table, rows: rows_of, columns: [who, me]}\n")
+    screen = screen_of(capsys, "--modules", f"{TOY},{folder}", "--players", "2", "--seed", "1")
+    assert "table\nwho       me   \nPlayer 1  true \nPlayer 2  false" in screen

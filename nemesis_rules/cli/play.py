@@ -21,6 +21,7 @@ from nemesis_rules.cli.savefile import Saved, read_save, restore, write_save
 HELP = ("Type the number of an option to take it; `save FILE` to save the game here (resume it with "
         "`nemesis play --load FILE`); `quit` to leave.")
 QUIT = "quit"
+TRANSCRIPT_WIDTH = 160  # columns when the output is not a terminal (a file, a test, a pipe)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     kind = _first(args.bots, saved.bots if saved and saved.bots in BOT_KINDS else None, "heuristic")
     bots = {s: make_bot(kind, bot_seed(game.state.seed, s), game.rules.modules)
             for s in range(humans, game.state.players)}
-    session = Session(game, modules, humans, bots, kind, Console(highlight=False, soft_wrap=True), sys.stdin)
+    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else TRANSCRIPT_WIDTH)
+    session = Session(game, modules, humans, bots, kind, console, sys.stdin)
     return session.run()
 
 

@@ -1,11 +1,15 @@
 """Drawing one seat's view of a game with rich: counters, players, zones, the log, the menu.
 
 Everything drawn comes from `game.view(seat)`, so a hot-seat screen shows no more than that
-seat may see.
+seat may see. A module shapes the screen with its manifest's `screen:`: the counters to show,
+panels (tables whose rows a function of the viewer computes, run on the seat's seen state
+like bot hints), and the zones to list; the viewer's own zones are always listed. Without it,
+every counter, every player prop and every non-empty zone is shown.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rich.console import Console
@@ -13,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from nemesis_rules.api import Decision, Ruleset
+from nemesis_rules.engine.view import SeenFunctions
 
 LOG_TAIL = 8
 
@@ -21,10 +26,18 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
     me = _player_ids(view)[view["seat"]] if view["seat"] is not None else None
     title = f"{rules.label(me)} sees" if me else "the table"
     console.rule(f"[bold]{escape(title)}[/bold]")
-    if view["counters"]:
-        console.print("  ".join(f"{escape(rules.label(k))}: [bold]{v}[/bold]" for k, v in view["counters"].items()))
-    console.print(players_table(rules, view, me))
-    for line in zone_lines(rules, view, me):
+    screen = rules.composition.screen
+    shown = screen.counters if screen.counters is not None else list(view["counters"])
+    if shown:
+        console.print("  ".join(f"{escape(rules.label(k))}: [bold]{view['counters'].get(k, '-')}[/bold]"
+                                for k in shown))
+    if screen.panels:
+        fns = SeenFunctions(rules.program, view, rules.fingerprint)
+        for panel in screen.panels:
+            console.print(panel_table(rules, panel, fns.call(panel.rows, me)))
+    else:
+        console.print(players_table(rules, view, me))
+    for line in zone_lines(rules, view, me, screen.zones):
         console.print(line)
     tail = view["log"][-LOG_TAIL:]
     if tail:
@@ -55,9 +68,39 @@ def value_label(rules: Ruleset, value: Any) -> str:
     return "-" if value is None else rules.label(value)
 
 
-def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None) -> list[str]:
+def panel_table(rules: Ruleset, panel: Any, rows: Any) -> Table:
+    """A panel's rows (a list of lists of values) as a table under the panel's title."""
+    table = Table(title=escape(rules.label(panel.title)) if panel.title else None, title_justify="left",
+                  show_edge=False, pad_edge=False, box=None, header_style="bold", show_header=bool(panel.columns))
+    width = max((len(r) for r in rows if isinstance(r, tuple)), default=0)
+    for i in range(max(width, len(panel.columns))):
+        table.add_column(escape(rules.label(panel.columns[i])) if i < len(panel.columns) else "")
+    for row in rows:
+        cells = row if isinstance(row, tuple) else (row,)
+        table.add_row(*[escape(cell_text(rules, c)) for c in cells])
+    return table
+
+
+def cell_text(rules: Ruleset, value: Any) -> str:
+    """A value in a panel: lists joined, equal labels counted (`Card ×3`), a hidden
+    entity as `?`, nothing as `-`."""
+    if value is None or value == ():
+        return "-"
+    if isinstance(value, tuple):
+        counts = Counter(cell_text(rules, v) for v in value)
+        return ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
+    if isinstance(value, str) and value.startswith("?"):
+        return "?"
+    return rules.label(value)
+
+
+def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
+               listed: tuple[str, ...] | None = None) -> list[str]:
     lines, empty = [], 0
     for key, zone in view["zones"].items():
+        mine = me is not None and key.endswith("@" + me)
+        if listed is not None and not mine and key.partition("@")[0] not in listed:
+            continue
         if zone["size"] == 0:
             empty += 1
             continue
@@ -65,9 +108,8 @@ def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None) -> list[str
         if "entities" not in zone:
             lines.append(f"{name}: [dim]{zone['size']} hidden[/dim]")
             continue
-        mine = me is not None and key.endswith("@" + me)
-        items = [escape(entity_label(rules, view, e, detail=mine)) for e in zone["entities"]]
-        lines.append(f"{name}: " + ", ".join(items))
+        items = Counter(entity_label(rules, view, e, detail=mine) for e in zone["entities"])
+        lines.append(f"{name}: " + ", ".join(escape(t if n == 1 else f"{t} ×{n}") for t, n in items.items()))
     if empty:
         lines.append(f"[dim]({empty} empty zone{'s' if empty > 1 else ''} not shown)[/dim]")
     return lines
@@ -79,10 +121,13 @@ def zone_label(rules: Ruleset, key: str) -> str:
 
 
 def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
+    """Its component's name (copies then count together), with its set props when it is the
+    viewer's own."""
     if isinstance(entry, dict):
         return f"a face-down {rules.label(entry.get('face_down', '?'))}"
-    label = rules.label(entry)
-    props = view["entities"].get(entry, {}).get("props", {})
+    ent = view["entities"].get(entry, {})
+    label = rules.label(ent.get("component") or entry)
+    props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ())}
     if not detail or not props:
         return label
     return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"

@@ -26,6 +26,7 @@ from nemesis_rules.ruleset.records import (
     PlayerRange,
     PlayerReport,
     ReportSpec,
+    ScreenSpec,
 )
 from nemesis_rules.version import __version__
 
@@ -52,6 +53,8 @@ class Composition:
     players: PlayerRange = attrs.Factory(PlayerRange)
     entry: Declared | None = None
     report: dict[str, Declared] = attrs.Factory(dict)  # "rounds", "player.group", ..., "plays" -> name(s)
+    screen: ScreenSpec = attrs.Factory(ScreenSpec)
+    screen_at: dict[tuple, Span] = attrs.Factory(dict)  # ("panels", i) / ("counters", i) / ("zones", i) -> span
     procs: dict[str, Declared] = attrs.Factory(dict)  # ProcDef (scripts of components included)
     fns: dict[str, Declared] = attrs.Factory(dict)  # FnDef
     modifiers: list[Declared] = attrs.Factory(list)
@@ -202,6 +205,23 @@ def _check_manifests(comp: Composition) -> None:
         comp.options.update(m.options)
         if m.report is not None:
             _add_report(comp, src, m.report)
+        if m.screen is not None:
+            _add_screen(comp, src, m.screen)
+
+
+def _add_screen(comp: Composition, src: ModuleSource, spec: ScreenSpec) -> None:
+    """`counters` and `zones` of a later module replace the earlier ones; panels add up."""
+    now = comp.screen
+    for field in ("counters", "zones"):
+        names = getattr(spec, field)
+        if names is not None:
+            now = attrs.evolve(now, **{field: names})
+            for i in range(len(names)):
+                comp.screen_at[(field, i)] = src.manifest_at("screen", field, i)
+    start = len(now.panels)
+    for i in range(len(spec.panels)):
+        comp.screen_at[("panels", start + i)] = src.manifest_at("screen", "panels", i, "rows")
+    comp.screen = attrs.evolve(now, panels=now.panels + spec.panels)
 
 
 def _add_report(comp: Composition, src: ModuleSource, spec: ReportSpec) -> None:

@@ -55,6 +55,24 @@ class ReportSpec:
 
 
 @attrs.frozen
+class PanelSpec:
+    """A table `nemesis play` draws: `rows(viewer)` gives its rows, each a list of values."""
+
+    rows: str  # a function of one player (the viewer; none for a spectator)
+    columns: tuple[str, ...] = ()  # column headings, as names to translate
+    title: str | None = None  # a name to translate
+
+
+@attrs.frozen
+class ScreenSpec:
+    """How `nemesis play` draws a seat's view: module data, all optional."""
+
+    counters: tuple[str, ...] | None = None  # the counters shown, in this order (default: all)
+    panels: tuple[PanelSpec, ...] = ()  # modules' panels are drawn in module order
+    zones: tuple[str, ...] | None = None  # the zones listed (default: all); the viewer's own always are
+
+
+@attrs.frozen
 class Manifest:
     id: str
     name: str
@@ -67,6 +85,7 @@ class Manifest:
     options: dict[str, OptionSpec] = attrs.Factory(dict)
     description: str = ""
     report: ReportSpec | None = None
+    screen: ScreenSpec | None = None
 
 
 @attrs.frozen

@@ -27,6 +27,7 @@ def validate(comp: Composition) -> Environment:
     if any(d.is_error and d.code.startswith("E1") for d in comp.diagnostics):
         return env  # names are missing from files that did not parse: checking scripts would cascade
     _check_report(comp, env)
+    _check_screen(comp, env)
     _check_scripts(comp, env)
     _check_catalogs(comp, env)
     _unused_components(comp, env)
@@ -382,28 +383,48 @@ def _unused_procs(comp: Composition, env: Environment) -> None:
 # ---- what `nemesis simulate` reports (module.yaml `report:`) ----
 def _check_report(comp: Composition, env: Environment) -> None:
     """Each field names a counter, a function of one player, or a logged message and its argument."""
-    diags = comp.diagnostics
-    functions = [n for n, c in env.callables.items() if c.what == "function"]
     for field, d in comp.report.items():
-        name = d.value
         if field == "rounds":
-            if name not in env.counters:
-                diags.append(Diagnostic("E300", f"report `rounds`: unknown counter `{name}`", d.span,
-                                        help=did_you_mean(name, env.counters) or "declare it under `counters:`"))
+            _check_counter(comp, env, "report `rounds`", d.value, d.span)
         elif field == "plays":
             _check_plays(comp, env, d)
         else:
-            target = env.callables.get(name)
-            if target is None:
-                diags.append(Diagnostic("E302", f"report `{field}`: unknown function `{name}`", d.span,
-                                        help=did_you_mean(name, functions) or f"add `fn {name}(p) = ...`"))
-            elif target.what != "function":
-                diags.append(Diagnostic("E402", f"report `{field}` names the {target.what} `{name}`; it must be "
-                                        "a function", d.span, help=f"declare it as `fn {name}(p) = ...`"))
-            elif len(target.params) != 1:
-                diags.append(Diagnostic("E400", f"report function `{name}` must take 1 parameter (a player), it "
-                                        f"takes {len(target.params)}", d.span))
-            env.called.add(name)
+            _check_player_function(comp, env, f"report `{field}`", d.value, d.span)
+
+
+def _check_screen(comp: Composition, env: Environment) -> None:
+    """`nemesis play`'s screen: counters, functions of the viewer, zone names."""
+    screen = comp.screen
+    for i, name in enumerate(screen.counters or ()):
+        _check_counter(comp, env, "screen `counters`", name, comp.screen_at[("counters", i)])
+    for i, name in enumerate(screen.zones or ()):
+        if name not in comp.zones:
+            comp.diagnostics.append(Diagnostic("E305", f"screen `zones`: unknown zone `{name}`",
+                                               comp.screen_at[("zones", i)], help=did_you_mean(name, comp.zones)))
+    for i, panel in enumerate(screen.panels):
+        _check_player_function(comp, env, "screen panel", panel.rows, comp.screen_at[("panels", i)])
+
+
+def _check_counter(comp: Composition, env: Environment, where: str, name: str, span: Span) -> None:
+    if name not in env.counters:
+        comp.diagnostics.append(Diagnostic("E300", f"{where}: unknown counter `{name}`", span,
+                                           help=did_you_mean(name, env.counters) or "declare it under `counters:`"))
+
+
+def _check_player_function(comp: Composition, env: Environment, where: str, name: str, span: Span) -> None:
+    """`name` must be a function of one player; the engine calls it, so it counts as used."""
+    target = env.callables.get(name)
+    if target is None:
+        functions = [n for n, c in env.callables.items() if c.what == "function"]
+        comp.diagnostics.append(Diagnostic("E302", f"{where}: unknown function `{name}`", span,
+                                           help=did_you_mean(name, functions) or f"add `fn {name}(p) = ...`"))
+    elif target.what != "function":
+        comp.diagnostics.append(Diagnostic("E402", f"{where} names the {target.what} `{name}`; it must be a "
+                                           "function", span, help=f"declare it as `fn {name}(p) = ...`"))
+    elif len(target.params) != 1:
+        comp.diagnostics.append(Diagnostic("E400", f"{where}: function `{name}` must take 1 parameter (a player), "
+                                           f"it takes {len(target.params)}", span))
+    env.called.add(name)
 
 
 def _check_plays(comp: Composition, env: Environment, d) -> None:
@@ -440,15 +461,17 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
         return
     top = comp.modules[-1].id if comp.modules else None
+    headings = {n for p in comp.screen.panels for n in (p.title, *p.columns) if n}  # screen panels' words
     for key, d in base.items():
         if d.module != top:
             continue  # a module below the one checked is checked on its own
-        if key.startswith("messages.") and key.split(".", 1)[1] not in env.used_messages:
-            comp.diagnostics.append(Diagnostic("W601", f"message `{key.split('.', 1)[1]}` is never used", d.span,
+        section, _, name = key.partition(".")
+        if section == "messages" and name not in env.used_messages:
+            comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
-        if key.startswith("names.") and key.split(".", 1)[1] not in env.values and key.split(".", 1)[1] not in \
-                env.callables and key.split(".", 1)[1] not in env.counters and key.split(".", 1)[1] not in env.props:
-            comp.diagnostics.append(Diagnostic("W601", f"name `{key.split('.', 1)[1]}` translates nothing declared",
+        if section == "names" and not any(name in known for known in (
+                env.values, env.callables, env.counters, env.props, headings)):
+            comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
     for lang, table in comp.catalogs.items():
         if lang == BASE_LANG:
