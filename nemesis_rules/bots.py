@@ -22,7 +22,7 @@ demand, `game.view(seat)`. It returns the index of an option.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from nemesis_rules.api import Decision, Game, Option
@@ -169,7 +169,7 @@ class HeuristicBot:
         return max(scored)[2]
 
 
-def make_bot(kind: str, seed: int | str, modules: Iterable[str] = ()) -> Bot:
+def make_bot(kind: str, seed: int | str) -> Bot:
     """A bot by name (`random` or `heuristic`), seeded."""
     if kind == "random":
         return RandomBot(seed)

@@ -202,7 +202,7 @@ def test_bots_are_seeded():
         runs = []
         for _ in range(2):
             game = Game.new(rules, 3, 1)
-            bots = {s: make_bot(kind, bot_seed(1, s), rules.modules) for s in range(3)}
+            bots = {s: make_bot(kind, bot_seed(1, s)) for s in range(3)}
             while not game.over:
                 play_turn(game, bots)
             runs.append(game.state.moves)

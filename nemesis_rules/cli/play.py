@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= humans <= game.state.players:
         raise common.CliError(f"--humans must be from 0 to {game.state.players}, got {humans}")
     kind = _first(args.bots, saved.bots if saved and saved.bots in BOT_KINDS else None, "heuristic")
-    bots = {s: make_bot(kind, bot_seed(game.state.seed, s), game.rules.modules)
+    bots = {s: make_bot(kind, bot_seed(game.state.seed, s))
             for s in range(humans, game.state.players)}
     console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else TRANSCRIPT_WIDTH)
     session = Session(game, modules, humans, bots, kind, console, sys.stdin)

@@ -104,7 +104,7 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     try:
         game = Game.new(rules, spec.players, seed, **spec.options)
         kinds = seat_bots(spec.bots, spec.players)
-        bots = {s: make_bot(kinds[s], bot_seed(seed, s), rules.modules) for s in range(spec.players)}
+        bots = {s: make_bot(kinds[s], bot_seed(seed, s)) for s in range(spec.players)}
         while not game.over and len(game.state.moves) < spec.max_decisions:
             play_turn(game, bots)
         record["moves"] = list(game.state.moves)
