@@ -66,15 +66,16 @@ def visibility_of(rules, zone: str, seat: int | None) -> str:
 
 def seen_by(rules, st, seat: int | None) -> set[str]:
     """Entities whose identity `seat` may know: face up in a zone it sees in full (or in no zone),
-    or face up, made public by the rules (`make_public`) and in a zone whose size it sees."""
+    face up, made public by the rules (`make_public`) and in a zone whose size it sees, or peeked
+    at by this seat (`peek`) in a zone it sees at least the size of."""
     out = set()
     public = set(getattr(st, "public", ()))
     for eid, ent in st.entities.items():
         zone = ent[E_ZONE]
-        if not ent[E_FACE]:
-            continue
         level = "all" if zone is None else visibility_of(rules, zone, seat)
-        if level == "all" or (level == "size" and eid in public):
+        if seat is not None and seat in st.known.get(eid, ()) and level != "none":
+            out.add(eid)
+        elif ent[E_FACE] and (level == "all" or (level == "size" and eid in public)):
             out.add(eid)
     return out
 
@@ -152,12 +153,13 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
         if shown is None or shown.get("size") != len(members):
             raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, it holds {len(members)}")
         if level == "size":
-            exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public"} else None
-            if exposed is None or not exposed <= after_seen & set(members):
+            exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public", "known"} else None
+            peeked = {e: i for i, e in enumerate(members) if seat in st.known.get(e, ())}
+            if exposed is None or not exposed <= after_seen & set(members) or shown.get("known", {}) != peeked:
                 raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
         if level == "all":
             for eid, item in zip(members, shown["entities"], strict=True):
-                if st.entities[eid][E_FACE]:
+                if st.entities[eid][E_FACE] or seat in st.known.get(eid, ()):
                     if item != eid:
                         raise PropertyFailure(f"seat {seat}: {zone} shows {item} where {eid} lies face up")
                 elif item != {"face_down": st.entities[eid][0]}:

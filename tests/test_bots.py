@@ -12,11 +12,12 @@ from nemesis_rules import Game, load_ruleset
 from nemesis_rules.api import Decision, Option
 from nemesis_rules.bots import HeuristicBot, Seen, bot_seed, make_bot, play_turn
 from nemesis_rules.dsl.diagnostics import RulesError
-from nemesis_rules.engine import vm
+from nemesis_rules.engine import primitives, vm
 from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.view import HIDDEN_KIND, seen_state, view
 from nemesis_rules.ruleset.check_api import check_paths
 from tests.positions import choose, props, put
+from tests.test_base_flow import offer
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = ROOT / "tests" / "fixtures" / "base_testboard"
@@ -138,8 +139,22 @@ def test_base_bot_hibernates_once_it_may(rules):
         == "attempt_hibernation"
 
 
-def test_base_bot_waits_in_the_hibernatorium_before_then(rules):
+def set_course_to_earth(game: Game) -> None:
+    """As if the player had checked the coordinates and steered for Earth."""
+    (card,) = game.state.zones["coordinates_space"]
+    primitives.peek(game._runtime, "player1", card)
+    game.state.counters["destination"] = [props(game, card)[f"destination_{x}"] for x in "abcd"].index("earth")
+
+
+def test_base_bot_first_heads_for_the_cockpit(rules):
     game = one_player(rules)
+    assert pick(game, "pick_action", ["movement", "look_for_item", None]) == "movement"
+    assert pick(game, "movement.to", ["main_slot_1_01", "main_cockpit"]) == "main_cockpit"
+
+
+def test_base_bot_waits_in_the_hibernatorium_once_on_course(rules):
+    game = one_player(rules)
+    set_course_to_earth(game)
     assert pick(game, "pick_action", ["movement", "careful_movement", "look_for_item", None]) is None
 
 
@@ -152,6 +167,7 @@ def test_base_bot_fights_or_flees_rather_than_hibernate_beside_an_intruder(rules
 
 def test_base_bot_walks_home_and_around_intruders(rules):
     game = one_player(rules)
+    set_course_to_earth(game)
     me = props(game, "player1")["character"]
     put(game, me, "room_contents@main_slot_1_02")
     for slot in ("main_slot_1_01", "main_slot_2_01"):
@@ -175,5 +191,50 @@ def crew_survival(rules, kind: str, games: int, players: int = 4) -> int:
 
 
 def test_heuristic_crew_outlives_random_crew(rules):
-    heuristic, rand = crew_survival(rules, "heuristic", 24), crew_survival(rules, "random", 24)
-    assert heuristic >= 3 and heuristic > 2 * rand, (heuristic, rand)
+    heuristic, rand = crew_survival(rules, "heuristic", 40), crew_survival(rules, "random", 40)
+    assert heuristic >= 8 and heuristic > 2 * rand, (heuristic, rand)
+
+
+def test_base_bot_checks_the_course_then_steers_for_its_destination(rules):
+    game = one_player(rules)
+    me = props(game, "player1")["character"]
+    put(game, me, "room_contents@main_cockpit")
+    assert pick(game, "pick_action", ["flight_control", "movement", None]) == "flight_control"
+    assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "check_coordinates"
+    (card,) = game.state.zones["coordinates_space"]
+    primitives.peek(game._runtime, "player1", card)          # what check_coordinates does
+    course = [props(game, card)[f"destination_{x}"] for x in "abcd"]
+    wanted = course.index("earth")
+    if course[game.state.counters["destination"]] != "earth":
+        assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "set_destination"
+    assert course[pick(game, "destination_space", [0, 1, 2, 3])] == "earth" == course[wanted]
+
+
+def test_checking_the_coordinates_lets_that_player_see_the_card(rules):
+    game = one_player(rules)
+    put(game, props(game, "player1")["character"], "room_contents@main_cockpit")
+    (card,) = game.state.zones["coordinates_space"]
+    assert card not in game.view(0)["entities"]
+    d = game.decision
+    offer(game, "flight_control")                              # listed before the move to the Cockpit
+    choose(game, "flight_control")
+    while game.decision.prompt == "pay_with":
+        choose(game, game.decision.options[0].value)
+    choose(game, "check_coordinates")
+    assert game.view(0)["zones"]["coordinates_space"]["known"] == {card: 0}
+    assert d.prompt == "pick_action"
+
+
+@pytest.mark.slow
+def test_simulate_1000_games_heuristic_crew_survival_beats_random(capsys):
+    """Issue #5's must-show, through the command: 1,000 four-player games a bot kind."""
+    from nemesis_rules.cli.main import main
+    rates = {}
+    for kind in ("random", "heuristic"):
+        assert main(["simulate", "--modules", f"base,{BOARD}", "--players", "4", "--games", "1000",
+                     "--bots", kind, "--jobs", "2"]) == 0
+        out = capsys.readouterr().out
+        line = next(x for x in out.splitlines() if x.startswith("crew survival:"))
+        rates[kind] = int(line.split()[2])
+        assert "errors: none" in out
+    assert rates["heuristic"] > 2 * rates["random"], rates

@@ -16,7 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nemesis_rules import Game, IllegalMoveError, RulesError, load_ruleset
+from nemesis_rules.engine import primitives
 from nemesis_rules.engine.state import E_ZONE
+from nemesis_rules.engine.view import seen_state
 from tests.conftest import TOY
 from tests.strategies import play_randomly
 
@@ -312,3 +314,21 @@ def test_names_that_are_python_keywords_are_plain_names(tmp_path: Path) -> None:
               "    log(\"m\", class=lambda, None=True)\n    end_game(\"done\", [])\n")
     game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
     assert game.log[0]["args"] == {"class": (4,), "None": (1, 2)}
+
+
+def test_a_peeked_entity_shows_where_it_lies_to_that_player_only(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=0)
+    rt = game._runtime
+    second = game.state.zones["deck"][1]
+    primitives.peek(rt, "player1", second)
+    seen = game.view(0)["zones"]["deck"]
+    assert seen["known"] == {second: 1} and second in game.view(0)["entities"]
+    assert "known" not in game.view(1)["zones"]["deck"] and second not in game.view(1)["entities"]
+    assert Game.from_json(toy_rules, game.to_json()).state == game.state
+    members = seen_state(toy_rules.program, game.view(0), toy_rules.fingerprint).zones["deck"]
+    assert members[1] == second and all(m.startswith("?") for i, m in enumerate(members) if i != 1)
+    primitives.shuffle(rt, "deck")                     # lost in the shuffle
+    assert "known" not in game.view(0)["zones"]["deck"] and game.state.known == {}
+    primitives.peek(rt, "player2", second)
+    rt.move(second, "deck")                            # moved: nobody has looked at it where it is now
+    assert game.state.known == {}

@@ -122,7 +122,8 @@ def check_view(game, seat):
         vis = prog.zone_visibility.get(name, "public")
         mine = owner == f"player{seat + 1}"
         if vis in HIDDEN or (vis == "owner" and not mine):
-            assert not (set(members) & shown), f"{key} leaks to seat {seat}"
+            peeked = {e for e in members if seat in game.state.known.get(e, ())}   # looked at (peek)
+            assert not (set(members) & shown) - peeked, f"{key} leaks to seat {seat}"
             assert "entities" not in v["zones"].get(key, {})
     text = json.dumps(v["zones"].get("intruder_bag", {}))
     assert "token" not in text

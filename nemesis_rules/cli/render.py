@@ -106,7 +106,9 @@ def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
             continue
         name = escape(zone_label(rules, key))
         if "entities" not in zone:
-            lines.append(f"{name}: [dim]{zone['size']} hidden[/dim]")
+            seen = [*zone.get("known", {}), *zone.get("public", ())]  # looked at, or made public
+            told = ", ".join(escape(entity_label(rules, view, e, detail=True)) for e in seen)
+            lines.append(f"{name}: [dim]{zone['size']} hidden[/dim]" + (f" (you know: {told})" if told else ""))
             continue
         items = Counter(entity_label(rules, view, e, detail=mine) for e in zone["entities"])
         lines.append(f"{name}: " + ", ".join(escape(t if n == 1 else f"{t} ×{n}") for t, n in items.items()))

@@ -180,6 +180,18 @@ def make_private(rt, what):
         rt.state.public.remove(what)
 
 
+@primitive("peek", Param("player", "entity"), Param("what", "entity"), kind="effect",
+           doc="The player secretly looks at an entity: it shows in that player's view, where it lies, "
+               "until it moves or its zone is shuffled.")
+def peek(rt, player, what):
+    _entity(rt, what)
+    seats = rt.state.known.setdefault(what, [])
+    seat = rt.seat_of(player)
+    if seat not in seats:
+        seats.append(seat)
+        seats.sort()
+
+
 @primitive("entities", Param("kind", "kind"), returns="list",
            doc="Every entity of a kind, in the order they were made.")
 def entities(rt, kind):
@@ -483,6 +495,8 @@ def shuffle(rt, zone):
     for i in range(len(z) - 1, 0, -1):
         j = rt.below(i + 1)
         z[i], z[j] = z[j], z[i]
+    for e in z:  # a peeked entity is lost in the shuffle
+        rt.state.known.pop(e, None)
     rt.memo.clear()
 
 

@@ -40,6 +40,7 @@ class GameState:
     moves: list[int] = attrs.Factory(list)  # every option index applied, for replays
     explicit_chance: bool = False  # chance points wait for `apply_chance` (search bots)
     public: list[str] = attrs.Factory(list)  # entities everyone sees wherever they lie (make_public)
+    known: dict[str, list[int]] = attrs.Factory(dict)  # entity -> seats that peeked at it where it lies
 
     def clone(self) -> GameState:
         return GameState(
@@ -57,6 +58,7 @@ class GameState:
             self.moves[:],
             self.explicit_chance,
             self.public[:],
+            {k: v[:] for k, v in self.known.items()},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,7 +72,7 @@ class GameState:
             "counters": self.counters, "rng": self.rng, "stack": self.stack,
             "pending": self.pending, "log": self.log, "result": self.result,
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
-            "explicit_chance": self.explicit_chance, "public": self.public,
+            "explicit_chance": self.explicit_chance, "public": self.public, "known": self.known,
         }
 
     def to_json(self) -> str:
@@ -94,6 +96,7 @@ class GameState:
             moves=list(data["moves"]),
             explicit_chance=bool(data.get("explicit_chance", False)),
             public=list(data.get("public", [])),
+            known={k: list(v) for k, v in data.get("known", {}).items()},
         )
 
 

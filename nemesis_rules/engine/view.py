@@ -29,28 +29,31 @@ def zone_visible(program: Program, zone: str, seat: int | None) -> str:
 def entity_view(program: Program, ent: list) -> dict[str, Any]:
     props = dict(program.kind_defaults.get(ent[E_KIND], {}))
     props.update(ent[E_PROPS])
-    return {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props}
+    return {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props,
+            "face_up": ent[E_FACE]}
 
 
 def view(program: Program, st: GameState, seat: int | None, with_log: bool = True) -> dict[str, Any]:
     """A JSON-ready dict of what `seat` may see (None: a spectator, who sees only public things);
-    `with_log=False` leaves the log out (a bot that reads only the position saves the copy)."""
+    `with_log=False` leaves the log out (a bot that reads only the position saves the copy).
+
+    In a zone the seat may only count, it still sees the face-up entities made public
+    (`public`) and, where they lie, those it has peeked at (`known`: entity -> position)."""
     zones: dict[str, Any] = {}
     shown: set[str] = set()
     public = set(st.public)
+    known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
     for key, members in st.zones.items():
         level = zone_visible(program, key, seat)
         if level == "none":
             continue
         if level == "size":
-            exposed = [e for e in members if e in public and st.entities[e][E_FACE]]
-            zones[key] = {"size": len(members), "public": exposed} if exposed else {"size": len(members)}
-            shown.update(exposed)
+            zones[key] = _counted_zone(st, members, public, known, shown)
             continue
         listed = []
         for eid in members:
             ent = st.entities[eid]
-            if ent[E_FACE]:
+            if ent[E_FACE] or eid in known:
                 listed.append(eid)
                 shown.add(eid)
             else:
@@ -70,6 +73,19 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
         if with_log else [],
         "result": st.result,
     }
+
+
+def _counted_zone(st: GameState, members: list[str], public: set[str], known: set[str],
+                  shown: set[str]) -> dict[str, Any]:
+    zone: dict[str, Any] = {"size": len(members)}
+    exposed = [e for e in members if e in public and st.entities[e][E_FACE] and e not in known]
+    if exposed:
+        zone["public"] = exposed
+    peeked = {e: i for i, e in enumerate(members) if e in known}
+    if peeked:
+        zone["known"] = peeked
+    shown.update(exposed, peeked)
+    return zone
 
 
 def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
@@ -99,7 +115,7 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
     st.counters = dict(seen["counters"])
     entities = st.entities
     for eid, ent in seen["entities"].items():
-        entities[eid] = [ent["kind"], ent["zone"], dict(ent["props"]), True, ent["component"]]
+        entities[eid] = [ent["kind"], ent["zone"], dict(ent["props"]), ent.get("face_up", True), ent["component"]]
     hidden = 0
 
     def placeholder(kind: str, zone: str) -> str:
@@ -113,9 +129,17 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
         if "entities" in z:
             st.zones[key] = [e if isinstance(e, str) else placeholder(e["face_down"], key) for e in z["entities"]]
         else:
-            shown = list(z.get("public", ()))
-            st.zones[key] = [placeholder(HIDDEN_KIND, key) for _ in range(z["size"] - len(shown))] + shown
+            st.zones[key] = _counted_members(z, lambda key=key: placeholder(HIDDEN_KIND, key))
     return st
+
+
+def _counted_members(zone: dict[str, Any], hidden) -> list[str]:
+    """A counted zone's members: peeked entities where they lie, public ones last (their place is
+    not shown), placeholders made by `hidden()` elsewhere."""
+    public = list(zone.get("public", ()))
+    at = {i: e for e, i in zone.get("known", {}).items()}
+    rest = zone["size"] - len(public)
+    return [at[i] if i in at else hidden() for i in range(rest)] + public
 
 
 class SeenFunctions:

@@ -82,6 +82,7 @@ class Runtime:
         if to not in zones:
             raise ScriptError(f"{to!r} is not a zone")
         self.memo.clear()
+        self.state.known.pop(e, None)  # where it goes, nobody has looked at it yet
         old = ent[E_ZONE]
         if old is not None:
             zones[old].remove(e)
