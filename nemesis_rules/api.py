@@ -161,13 +161,15 @@ class Game:
     # ---- making games ----
     @classmethod
     def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
-            autostart: bool = True, **options: Any) -> Game:
+            autostart: bool = True, ask_forced: bool = False, **options: Any) -> Game:
         """A new game, run up to its first decision.
 
         With `explicit_chance`, every die roll, pick and random draw waits as a chance node
         (`chance_outcomes()`, `apply_chance()`) instead of using the seeded generator; shuffles
         still use the generator. With `autostart=False` the components are placed but the entry
         procedure has not run: edit the position or `force()` outcomes, then call `start()`.
+        With `ask_forced`, a choice with a single option waits like any other (a frontend that
+        shows every step); by default it is taken without asking.
 
         Raises:
             RulesError: bad player count, seed or option; or a rules error during setup.
@@ -178,6 +180,7 @@ class Game:
         state = GameState(players, seed, _options(rules, options), rules.fingerprint)
         state.rng = rng.seed_state(seed)
         state.explicit_chance = bool(explicit_chance)
+        state.ask_forced = bool(ask_forced)
         _place_components(rules.program, state)
         game = cls(rules, state)
         if autostart:

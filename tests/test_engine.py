@@ -332,3 +332,23 @@ def test_a_peeked_entity_shows_where_it_lies_to_that_player_only(toy_rules) -> N
     primitives.peek(rt, "player2", second)
     rt.move(second, "deck")                            # moved: nobody has looked at it where it is now
     assert game.state.known == {}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ask_forced_shows_single_option_choices_and_changes_nothing_else(seed) -> None:
+    rules = load_ruleset("base", TOY.parent / "base_testboard")   # base has one-option choices
+    plain = Game.new(rules, players=2, seed=seed)
+    asking = Game.new(rules, players=2, seed=seed, ask_forced=True)
+    singles = 0
+    while not plain.over:
+        d = asking.decision
+        if len(d.options) == 1 and len(plain.decision.options) > 1 or d.prompt != plain.decision.prompt:
+            assert len(d.options) == 1
+            singles += 1
+            asking.apply(0)
+            continue
+        plain.apply(0)
+        asking.apply(0)
+    assert asking.over and singles > 0
+    assert asking.result == plain.result and asking.state.log == plain.state.log
+    assert Game.from_json(rules, asking.to_json()).state == asking.state

@@ -41,6 +41,7 @@ class GameState:
     explicit_chance: bool = False  # chance points wait for `apply_chance` (search bots)
     public: list[str] = attrs.Factory(list)  # entities everyone sees wherever they lie (make_public)
     known: dict[str, list[int]] = attrs.Factory(dict)  # entity -> seats that peeked at it where it lies
+    ask_forced: bool = False  # a choice with one option waits too (a frontend that shows every step)
 
     def clone(self) -> GameState:
         return GameState(
@@ -59,6 +60,7 @@ class GameState:
             self.explicit_chance,
             self.public[:],
             {k: v[:] for k, v in self.known.items()},
+            self.ask_forced,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +75,7 @@ class GameState:
             "pending": self.pending, "log": self.log, "result": self.result,
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
             "explicit_chance": self.explicit_chance, "public": self.public, "known": self.known,
+            "ask_forced": self.ask_forced,
         }
 
     def to_json(self) -> str:
@@ -97,6 +100,7 @@ class GameState:
             explicit_chance=bool(data.get("explicit_chance", False)),
             public=list(data.get("public", [])),
             known={k: list(v) for k, v in data.get("known", {}).items()},
+            ask_forced=bool(data.get("ask_forced", False)),
         )
 
 

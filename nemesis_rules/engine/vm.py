@@ -306,7 +306,7 @@ def _choose(rt: Runtime, args: tuple) -> Any:
         if optional:
             return None
         raise ScriptError("choose() with no options and optional=false: nothing can be chosen")
-    if len(options) == 1 and not optional:
+    if len(options) == 1 and not optional and not rt.state.ask_forced:
         return options[0]
     rt.state.pending = {"player": rt.seat_of(player), "options": options, "prompt": prompt,
                         "optional": bool(optional)}
