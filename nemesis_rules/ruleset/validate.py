@@ -462,6 +462,8 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         return
     top = comp.modules[-1].id if comp.modules else None
     headings = {n for p in comp.screen.panels for n in (p.title, *p.columns) if n}  # screen panels' words
+    data_words = {v for c in comp.components.values() for v in (c.spec.props or {}).values()
+                  if isinstance(v, str)}  # names written as prop values are shown too
     for key, d in base.items():
         if d.module != top:
             continue  # a module below the one checked is checked on its own
@@ -470,7 +472,7 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
             comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
         if section == "names" and not any(name in known for known in (
-                env.values, env.callables, env.counters, env.props, headings)):
+                env.values, env.callables, env.counters, env.props, headings, data_words)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
     for lang, table in comp.catalogs.items():
