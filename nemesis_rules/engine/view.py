@@ -27,8 +27,8 @@ def zone_visible(program: Program, zone: str, seat: int | None) -> str:
 
 
 def entity_view(program: Program, ent: list) -> dict[str, Any]:
-    props = dict(program.kind_defaults.get(ent[E_KIND], {}))
-    props.update(ent[E_PROPS])
+    defaults = program.kind_defaults.get(ent[E_KIND])
+    props = {**defaults, **ent[E_PROPS]} if defaults else dict(ent[E_PROPS])
     return {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props,
             "face_up": ent[E_FACE]}
 
@@ -115,7 +115,8 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
     st.counters = dict(seen["counters"])
     entities = st.entities
     for eid, ent in seen["entities"].items():
-        entities[eid] = [ent["kind"], ent["zone"], dict(ent["props"]), ent.get("face_up", True), ent["component"]]
+        # the props are shared with the view, not copied: nothing runs here that could change them
+        entities[eid] = [ent["kind"], ent["zone"], ent["props"], ent.get("face_up", True), ent["component"]]
     hidden = 0
 
     def placeholder(kind: str, zone: str) -> str:
