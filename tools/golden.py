@@ -32,7 +32,11 @@ GAMES = {
 
 
 def _digest(game: Game) -> str:
-    return hashlib.sha256(game.to_json().encode()).hexdigest()
+    """The state's digest without the rules' fingerprint: a replay pins how the game plays, so a
+    change that plays the same (a screen panel, a bot hint, a comment) keeps it valid."""
+    state = game.state.to_dict()
+    del state["ruleset"]
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 
 
 def record(name: str) -> dict:

@@ -344,6 +344,9 @@ def _check_entry(comp: Composition, env: Environment) -> None:
     env.called.add(comp.entry.value)
 
 
+# Names the engine itself shows (api.Ruleset.label): a module's catalog may translate them
+ENGINE_LABELS = ("player", "pass", "true", "false")
+
 # Called by the engine when a module defines them: what each must be, and its parameters
 ENGINE_CALLED = {
     "pay_cost": ("procedure", ("actor", "cost")),
@@ -472,7 +475,7 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
             comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
         if section == "names" and not any(name in known for known in (
-                env.values, env.callables, env.counters, env.props, headings, data_words)):
+                env.values, env.callables, env.counters, env.props, headings, data_words, ENGINE_LABELS)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
     for lang, table in comp.catalogs.items():
