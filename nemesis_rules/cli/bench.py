@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
-from nemesis_rules.bots import RandomBot, bot_seed, play_turn
+from nemesis_rules.bots import bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.paths import rulesets_dir
@@ -127,9 +127,10 @@ def _timed_load(modules: list[str]) -> tuple[tuple[float, float], Ruleset]:
     return (times[0], statistics.median(times)), rules
 
 
-def random_game(rules: Ruleset, players: int, seed: int, on_step: Callable[[Game], None] | None = None) -> Game:
+def random_game(rules: Ruleset, players: int, seed: int, on_step: Callable[[Game], None] | None = None,
+                kind: str = "random") -> Game:
     game = Game.new(rules, players, seed)
-    bots = {s: RandomBot(bot_seed(seed, s)) for s in range(players)}
+    bots = {s: make_bot(kind, bot_seed(seed, s)) for s in range(players)}
     while not game.over:
         play_turn(game, bots)
         if on_step is not None:
@@ -149,6 +150,9 @@ def _bench_games(rules: Ruleset, players: int, games: int, runs: int) -> None:
     print(f"  full random games, {players} players: {statistics.median(rates):.1f} games/s "
           f"(median of {runs} runs of {games} games, one process)")
     print(f"  decisions: {decisions / elapsed:,.0f} decisions/s ({decisions / (runs * games):.1f} per game)")
+    few = max(1, games // 4)  # the heuristic bot reads a view and runs the module's hints at each decision
+    took = _timed(lambda: [random_game(rules, players, i, kind="heuristic") for i in range(few)])
+    print(f"  full heuristic-bot games, {players} players: {few / took:.1f} games/s ({few} games, one process)")
     _bench_states(rules, players)
 
 
