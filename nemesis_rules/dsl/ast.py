@@ -5,6 +5,9 @@ Spans do not take part in equality, so `parse(print(tree)) == tree` compares str
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import attrs
 
 from nemesis_rules.dsl.diagnostics import NO_SPAN, Span
@@ -373,6 +376,18 @@ class Body:
 
     stmts: tuple[Stmt, ...] = ()
     span: Span = _span()
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """`node`, then every node, tuple and value below it, depth first (spans left out)."""
+    yield node
+    if isinstance(node, tuple):
+        for item in node:
+            yield from walk(item)
+    elif attrs.has(type(node)):
+        for field in attrs.fields(type(node)):
+            if field.name != "span":
+                yield from walk(getattr(node, field.name))
 
 
 NODE_TYPES: tuple[type, ...] = tuple(

@@ -2,38 +2,68 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nemesis_rules.dsl import ast
 
 INDENT = "    "
 
-# Binding strength: higher binds tighter (mirrors the grammar's expression rules).
-_IF, _OR, _AND, _NOT, _CMP, _SUM, _TERM, _NEG, _POSTFIX = range(9)
-_BINOP_LEVEL = {"+": _SUM, "-": _SUM, "*": _TERM, "/": _TERM, "%": _TERM}
+# Binding strength: higher binds tighter (mirrors the grammar's expression rules). The describer
+# (describe.py) brackets its sentences by the same levels.
+IF, OR, AND, NOT, CMP, SUM, TERM, NEG, POSTFIX = range(9)
+BINOP_LEVEL = {"+": SUM, "-": SUM, "*": TERM, "/": TERM, "%": TERM}
 
 
-def _level(e: ast.Expr) -> int:
+def binding_level(e: ast.Expr) -> int:
     match e:
         case ast.IfExp():
-            return _IF
+            return IF
         case ast.BoolOp(op="or"):
-            return _OR
+            return OR
         case ast.BoolOp():
-            return _AND
+            return AND
         case ast.Not():
-            return _NOT
+            return NOT
         case ast.Compare():
-            return _CMP
+            return CMP
         case ast.BinOp(op=op):
-            return _BINOP_LEVEL[op]
+            return BINOP_LEVEL[op]
         case ast.Neg():
-            return _NEG
-    return _POSTFIX
+            return NEG
+    return POSTFIX
+
+
+def bracketed(text: str, e: ast.Expr, min_level: int) -> str:
+    """`e`'s text, parenthesised unless `e` binds at least as tight as `min_level`."""
+    return text if binding_level(e) >= min_level else f"({text})"
+
+
+def operand_levels(e: ast.Expr) -> tuple[tuple[ast.Expr, int], ...]:
+    """An operator's operands in reading order, each with the level it needs to go unbracketed."""
+    match e:
+        case ast.BinOp(op=op, left=left, right=right):
+            return (left, BINOP_LEVEL[op]), (right, BINOP_LEVEL[op] + 1)
+        case ast.BoolOp(op=op, left=left, right=right):
+            lvl = OR if op == "or" else AND
+            return (left, lvl), (right, lvl + 1)
+        case ast.Compare(left=left, right=right):
+            return (left, SUM), (right, SUM)
+        case ast.Neg(operand=o):
+            return ((o, NEG),)
+        case ast.Not(operand=o):
+            return ((o, NOT),)
+        case ast.IfExp(cond=c, then=t, orelse=o):
+            return (t, OR), (c, OR), (o, IF)
+    return ()
+
+
+def operands(e: ast.Expr, render: Callable[[ast.Expr], str]) -> list[str]:
+    """An operator's operands rendered by `render`, bracketed where binding strength needs it."""
+    return [bracketed(render(child), child, lvl) for child, lvl in operand_levels(e)]
 
 
 def _at(e: ast.Expr, min_level: int) -> str:
-    """`e` as text, parenthesised unless it binds at least as tight as `min_level`."""
-    text = expr(e)
-    return text if _level(e) >= min_level else f"({text})"
+    return bracketed(expr(e), e, min_level)
 
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -56,31 +86,27 @@ def expr(e: ast.Expr) -> str:
         case ast.Name(id=i):
             return i
         case ast.Attr(obj=o, name=n):
-            return f"{_at(o, _POSTFIX)}.{n}"
+            return f"{_at(o, POSTFIX)}.{n}"
         case ast.Index(obj=o, index=i):
-            return f"{_at(o, _POSTFIX)}[{expr(i)}]"
+            return f"{_at(o, POSTFIX)}[{expr(i)}]"
         case ast.Call(func=f, args=args, kwargs=kwargs):
             parts = [expr(a) for a in args] + [f"{k.name}={expr(k.value)}" for k in kwargs]
-            return f"{_at(f, _POSTFIX)}({', '.join(parts)})"
-        case ast.BinOp(op=op, left=left, right=right):
-            lvl = _BINOP_LEVEL[op]
-            return f"{_at(left, lvl)} {op} {_at(right, lvl + 1)}"
-        case ast.Neg(operand=o):
-            return f"-{_at(o, _NEG)}"
-        case ast.Not(operand=o):
-            return f"not {_at(o, _NOT)}"
-        case ast.BoolOp(op=op, left=left, right=right):
-            lvl = _OR if op == "or" else _AND
-            return f"{_at(left, lvl)} {op} {_at(right, lvl + 1)}"
-        case ast.Compare(op=op, left=left, right=right):
-            return f"{_at(left, _SUM)} {op} {_at(right, _SUM)}"
+            return f"{_at(f, POSTFIX)}({', '.join(parts)})"
+        case ast.BinOp(op=op) | ast.BoolOp(op=op) | ast.Compare(op=op):
+            left, right = operands(e, expr)
+            return f"{left} {op} {right}"
+        case ast.Neg():
+            return "-" + operands(e, expr)[0]
+        case ast.Not():
+            return "not " + operands(e, expr)[0]
         case ast.ListLit(items=items):
             return "[" + ", ".join(expr(i) for i in items) + "]"
         case ast.ListComp(elt=elt, var=var, iter=it, cond=cond):
-            tail = f" if {_at(cond, _OR)}" if cond is not None else ""
-            return f"[{expr(elt)} for {var} in {_at(it, _OR)}{tail}]"
-        case ast.IfExp(cond=c, then=t, orelse=o):
-            return f"{_at(t, _OR)} if {_at(c, _OR)} else {_at(o, _IF)}"
+            tail = f" if {_at(cond, OR)}" if cond is not None else ""
+            return f"[{expr(elt)} for {var} in {_at(it, OR)}{tail}]"
+        case ast.IfExp():
+            then, cond, orelse = operands(e, expr)
+            return f"{then} if {cond} else {orelse}"
     raise TypeError(f"not an expression node: {e!r}")
 
 
