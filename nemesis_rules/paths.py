@@ -1,4 +1,4 @@
-"""Where the grammar and the shipped rulesets are, in a source tree or an installed package."""
+"""Where the grammar, the shipped rulesets and the describer's phrases are, in a source tree or an installed package."""
 
 from __future__ import annotations
 
@@ -20,3 +20,7 @@ def grammar_file() -> Path:
 
 def rulesets_dir() -> Path:
     return _find("rulesets")
+
+
+def phrases_dir() -> Path:
+    return _PACKAGE / "phrases"

@@ -26,11 +26,16 @@ def render() -> str:
         "",
         "Types: `any`, `int`, `bool`, `str`, `entity` (an entity id), `zone` (a zone key),",
         "`list`, `die`, `kind`, `action` (declared names), `none`.",
+        "",
+        "Each primitive says how `nemesis explain` and `nemesis cards` read it in English: `{param}`",
+        "is the argument's reading, `[...]` shows only when its arguments are given, `[a|b]` reads `b`",
+        "when they are not. Other languages: `nemesis_rules/phrases/<lang>.yaml`.",
     ]
     for kind, title in KINDS.items():
         lines += ["", f"## {title}", ""]
         for prim in sorted((p for p in REGISTRY.values() if p.kind == kind), key=lambda p: p.name):
-            lines += [f"### `{prim.name}`", "", f"`{prim.signature()}`", "", prim.doc, ""]
+            lines += [f"### `{prim.name}`", "", f"`{prim.signature()}`", "", prim.doc, "",
+                      f"Reads (`nemesis explain`): `{prim.phrase}`", ""]
     lines += ["## Entity attributes", ""]
     lines += [f"* `e.{name}`: {doc}" for name, doc in ENTITY_ATTRS.items()]
     return "\n".join(lines).rstrip() + "\n"

@@ -1,6 +1,7 @@
 """The one registry of primitives: the checker, the compiler, the docs and completions read it.
 
-A primitive declares its name, typed parameters, result type, kind and a doc line:
+A primitive declares its name, typed parameters, result type, kind, a doc line and the English
+phrase a script reads it with (`nemesis explain`; other languages: nemesis_rules/phrases/):
 * `pure`     reads the state (allowed everywhere, also in `fn` and `when`);
 * `effect`   changes the state (procedures only);
 * `chance`   draws from the seeded generator; the compiler gives it a step of its own so a
@@ -46,6 +47,7 @@ class Primitive:
     returns: str
     kind: str  # pure | effect | chance | decision
     doc: str
+    phrase: str  # how a script reads it in English: `{param}` placeholders, `[...]` optional parts
     impl: Callable[..., Any] | None = attrs.field(default=None, repr=False)
     varkw: bool = False  # accepts any further keyword arguments (as a dict)
 
@@ -69,13 +71,13 @@ REGISTRY: dict[str, Primitive] = {}
 
 
 def primitive(name: str, *params: Param, returns: str = "none", kind: str = "pure",
-              doc: str, varkw: bool = False) -> Callable:
+              doc: str, phrase: str, varkw: bool = False) -> Callable:
     """Register the decorated function as the primitive `name`."""
 
     def register(fn: Callable) -> Callable:
         if name in REGISTRY:
             raise ValueError(f"primitive {name} registered twice")
-        REGISTRY[name] = Primitive(name, params, returns, kind, doc, fn, varkw)
+        REGISTRY[name] = Primitive(name, params, returns, kind, doc, phrase, fn, varkw)
         return fn
 
     return register
@@ -106,39 +108,45 @@ def _items(xs) -> tuple:
 
 
 # ---- zones and entities ----
-@primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.")
+@primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.",
+           phrase="everything in {zone}")
 def inside(rt, zone):
     return tuple(_zone(rt, zone))
 
 
-@primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.")
+@primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
+           phrase="the size of {zone}")
 def size(rt, zone):
     return len(_zone(rt, zone))
 
 
 @primitive("top", Param("zone", "zone"), returns="entity",
-           doc="The entity on top of a zone, or none when it is empty.")
+           doc="The entity on top of a zone, or none when it is empty.",
+           phrase="the top one of {zone}")
 def top(rt, zone):
     z = _zone(rt, zone)
     return z[0] if z else None
 
 
 @primitive("bottom", Param("zone", "zone"), returns="entity",
-           doc="The entity at the bottom of a zone, or none when it is empty.")
+           doc="The entity at the bottom of a zone, or none when it is empty.",
+           phrase="the bottom one of {zone}")
 def bottom(rt, zone):
     z = _zone(rt, zone)
     return z[-1] if z else None
 
 
 @primitive("move", Param("what", "entity"), Param("to", "zone"), Param("bottom", "bool", False),
-           kind="effect", doc="Move an entity onto the top (or the bottom) of a zone.")
+           kind="effect", doc="Move an entity onto the top (or the bottom) of a zone.",
+           phrase="put {what} [at the bottom{bottom}|on top] of {to}")
 def move(rt, what, to, bottom=False):
     rt.move(what, to, bottom)
 
 
 @primitive("deal", Param("source", "zone"), Param("to", "zone"), Param("n", "int", 1),
            returns="list", kind="effect",
-           doc="Move up to n entities from the top of one zone to another; returns them.")
+           doc="Move up to n entities from the top of one zone to another; returns them.",
+           phrase="deal [{n}|1] from the top of {source} to {to}")
 def deal(rt, source, to, n=1):
     moved = tuple(_zone(rt, source)[: max(0, n)])
     for e in moved:
@@ -147,26 +155,30 @@ def deal(rt, source, to, n=1):
 
 
 @primitive("create", Param("component", "str"), Param("to", "zone"), returns="entity",
-           kind="effect", doc="Make a new entity from a component's record and put it in a zone.")
+           kind="effect", doc="Make a new entity from a component's record and put it in a zone.",
+           phrase="make a new {component} in {to}")
 def create(rt, component, to):
     return rt.create(component, to)
 
 
-@primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.")
+@primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.",
+           phrase="turn {what} face up")
 def reveal(rt, what):
     _entity(rt, what)[E_FACE] = True
     rt.memo.clear()
 
 
 @primitive("conceal", Param("what", "entity"), kind="effect",
-           doc="Turn an entity face down: nobody sees what it is, its owner included.")
+           doc="Turn an entity face down: nobody sees what it is, its owner included.",
+           phrase="turn {what} face down")
 def conceal(rt, what):
     _entity(rt, what)[E_FACE] = False
     rt.memo.clear()
 
 
 @primitive("make_public", Param("what", "entity"), kind="effect",
-           doc="Let everyone see a face-up entity wherever it lies, even in a zone only its owner sees.")
+           doc="Let everyone see a face-up entity wherever it lies, even in a zone only its owner sees.",
+           phrase="show {what} to everyone")
 def make_public(rt, what):
     _entity(rt, what)
     if what not in rt.state.public:
@@ -174,7 +186,8 @@ def make_public(rt, what):
 
 
 @primitive("make_private", Param("what", "entity"), kind="effect",
-           doc="Undo make_public: the entity's zone decides again who sees it.")
+           doc="Undo make_public: the entity's zone decides again who sees it.",
+           phrase="stop showing {what} to everyone")
 def make_private(rt, what):
     if what in rt.state.public:
         rt.state.public.remove(what)
@@ -182,7 +195,8 @@ def make_private(rt, what):
 
 @primitive("peek", Param("player", "entity"), Param("what", "entity"), kind="effect",
            doc="The player secretly looks at an entity: it shows in that player's view, where it lies, "
-               "until it moves or its zone is shuffled.")
+               "until it moves or its zone is shuffled.",
+           phrase="{player} secretly looks at {what}")
 def peek(rt, player, what):
     _entity(rt, what)
     seats = rt.state.known.setdefault(what, [])
@@ -193,63 +207,73 @@ def peek(rt, player, what):
 
 
 @primitive("entities", Param("kind", "kind"), returns="list",
-           doc="Every entity of a kind, in the order they were made.")
+           doc="Every entity of a kind, in the order they were made.",
+           phrase="every {kind}")
 def entities(rt, kind):
     return tuple(k for k, e in rt.state.entities.items() if e[E_KIND] == kind)
 
 
 @primitive("owner", Param("zone", "zone"), returns="entity",
-           doc="The entity that owns a per-owner zone (`hand@player2` -> player2), or none.")
+           doc="The entity that owns a per-owner zone (`hand@player2` -> player2), or none.",
+           phrase="the owner of {zone}")
 def owner(rt, zone):
     _, _, who = str(zone).partition("@")
     return who or None
 
 
 @primitive("has_script", Param("what", "entity"), Param("script", "str"), returns="bool",
-           doc="Whether an entity's component defines the named script field.")
+           doc="Whether an entity's component defines the named script field.",
+           phrase="{what} has the script {script}")
 def has_script(rt, what, script):
     return f"{_entity(rt, what)[E_COMP]}.{script}" in rt.program.procs
 
 
 @primitive("prop", Param("what", "entity"), Param("name", "str"), returns="any",
-           doc="A property read by name (for names computed at run time).")
+           doc="A property read by name (for names computed at run time).",
+           phrase="{name} of {what}")
 def prop(rt, what, name):
     return rt.get_attr(what, name)
 
 
 # ---- the graph of links ----
 @primitive("neighbors", Param("node", "entity"), returns="list",
-           doc="The entities joined to this one by a link, by the link's label here.")
+           doc="The entities joined to this one by a link, by the link's label here.",
+           phrase="the neighbours of {node}")
 def neighbors(rt, node):
     return rt.program.graph.neighbors.get(node, ())
 
 
 @primitive("links", Param("node", "entity"), returns="list",
-           doc="The links that touch an entity, by their label there.")
+           doc="The links that touch an entity, by their label there.",
+           phrase="the links at {node}")
 def links(rt, node):
     return rt.program.graph.links.get(node, ())
 
 
 @primitive("link_at", Param("node", "entity"), Param("label", "any"), returns="entity",
-           doc="The link with this label at an entity, or none.")
+           doc="The link with this label at an entity, or none.",
+           phrase="the link labelled {label} at {node}")
 def link_at(rt, node, label):
     return rt.program.graph.by_label.get((node, label))
 
 
 @primitive("other_end", Param("link", "entity"), Param("node", "entity"), returns="entity",
-           doc="The other end of a link.")
+           doc="The other end of a link.",
+           phrase="the other end of {link} from {node}")
 def other_end(rt, link, node):
     a, b = _ends(rt, link)
     return b if node == a else a
 
 
-@primitive("ends", Param("link", "entity"), returns="list", doc="Both ends of a link.")
+@primitive("ends", Param("link", "entity"), returns="list", doc="Both ends of a link.",
+           phrase="both ends of {link}")
 def ends(rt, link):
     return _ends(rt, link)
 
 
 @primitive("label_at", Param("link", "entity"), Param("node", "entity"), returns="any",
-           doc="The label a link carries at one of its ends.")
+           doc="The label a link carries at one of its ends.",
+           phrase="the label of {link} at {node}")
 def label_at(rt, link, node):
     return rt.program.graph.labels.get((link, node))
 
@@ -262,92 +286,108 @@ def _ends(rt, link) -> tuple:
 
 
 # ---- lists and numbers ----
-@primitive("count", Param("items", "list"), returns="int", doc="The length of a list.")
+@primitive("count", Param("items", "list"), returns="int", doc="The length of a list.",
+           phrase="the number of {items}")
 def count(rt, items):
     return len(_items(items))
 
 
-@primitive("sum", Param("items", "list"), returns="int", doc="The sum of a list of integers.")
+@primitive("sum", Param("items", "list"), returns="int", doc="The sum of a list of integers.",
+           phrase="the sum of {items}")
 def sum_(rt, items):
     return sum(_items(items))
 
 
-@primitive("min", Param("items", "list"), returns="any", doc="The smallest item, or none.")
+@primitive("min", Param("items", "list"), returns="any", doc="The smallest item, or none.",
+           phrase="the smallest of {items}")
 def min_(rt, items):
     xs = _items(items)
     return min(xs) if xs else None
 
 
-@primitive("max", Param("items", "list"), returns="any", doc="The largest item, or none.")
+@primitive("max", Param("items", "list"), returns="any", doc="The largest item, or none.",
+           phrase="the largest of {items}")
 def max_(rt, items):
     xs = _items(items)
     return max(xs) if xs else None
 
 
-@primitive("abs", Param("x", "int"), returns="int", doc="The absolute value.")
+@primitive("abs", Param("x", "int"), returns="int", doc="The absolute value.",
+           phrase="the absolute value of {x}")
 def abs_(rt, x):
     return abs(x)
 
 
 @primitive("clamp", Param("x", "int"), Param("lo", "int"), Param("hi", "int"), returns="int",
-           doc="x limited to lo..hi.")
+           doc="x limited to lo..hi.",
+           phrase="{x} kept between {lo} and {hi}")
 def clamp(rt, x, lo, hi):
     return max(lo, min(hi, x))
 
 
-@primitive("any", Param("items", "list"), returns="bool", doc="Whether any item is true.")
+@primitive("any", Param("items", "list"), returns="bool", doc="Whether any item is true.",
+           phrase="at least one of {items} holds")
 def any_(rt, items):
     return any(_items(items))
 
 
-@primitive("all", Param("items", "list"), returns="bool", doc="Whether every item is true.")
+@primitive("all", Param("items", "list"), returns="bool", doc="Whether every item is true.",
+           phrase="all of {items} hold")
 def all_(rt, items):
     return all(_items(items))
 
 
 @primitive("unique", Param("items", "list"), returns="list",
-           doc="The items without repeats, in the order they first appear.")
+           doc="The items without repeats, in the order they first appear.",
+           phrase="{items} without repeats")
 def unique(rt, items):
     return tuple(dict.fromkeys(_items(items)))
 
 
-@primitive("first", Param("items", "list"), returns="any", doc="The first item, or none.")
+@primitive("first", Param("items", "list"), returns="any", doc="The first item, or none.",
+           phrase="the first of {items}")
 def first(rt, items):
     xs = _items(items)
     return xs[0] if xs else None
 
 
-@primitive("last", Param("items", "list"), returns="any", doc="The last item, or none.")
+@primitive("last", Param("items", "list"), returns="any", doc="The last item, or none.",
+           phrase="the last of {items}")
 def last(rt, items):
     xs = _items(items)
     return xs[-1] if xs else None
 
 
-@primitive("sort", Param("items", "list"), returns="list", doc="The items in ascending order.")
+@primitive("sort", Param("items", "list"), returns="list", doc="The items in ascending order.",
+           phrase="{items} from the smallest")
 def sort(rt, items):
     return tuple(sorted(_items(items), key=_order))
 
 
-@primitive("reverse", Param("items", "list"), returns="list", doc="The items in reverse order.")
+@primitive("reverse", Param("items", "list"), returns="list", doc="The items in reverse order.",
+           phrase="{items} in reverse order")
 def reverse(rt, items):
     return _items(items)[::-1]
 
 
 @primitive("without", Param("items", "list"), Param("item", "any"), returns="list",
-           doc="The list without every occurrence of an item.")
+           doc="The list without every occurrence of an item.",
+           phrase="{items} without {item}")
 def without(rt, items, item):
     return tuple(x for x in _items(items) if x != item)
 
 
 @primitive("index_of", Param("items", "list"), Param("item", "any"), returns="int",
-           doc="The position of an item (from 0), or -1.")
+           doc="The position of an item (from 0), or -1.",
+           phrase="the position of {item} in {items}")
 def index_of(rt, items, item):
     xs = _items(items)
     return xs.index(item) if item in xs else -1
 
 
 @primitive("range", Param("start", "int"), Param("stop", "int"), returns="list",
-           doc="The integers start, start+1, ..., stop-1.")
+           doc="The integers start, start+1, ..., stop-1.",
+           phrase="the numbers from {start} up to {stop}, {stop} excluded")
 def range_(rt, start, stop):
     if stop - start > 100_000:
         raise ScriptError("range() longer than 100000")
@@ -366,20 +406,23 @@ def _order(v) -> tuple:
 
 
 @primitive("sort_by", Param("items", "list"), Param("keys", "list"), returns="list",
-           doc="The items ordered by the matching keys (a list as long as items); ties keep their order.")
+           doc="The items ordered by the matching keys (a list as long as items); ties keep their order.",
+           phrase="{items} ordered by {keys}")
 def sort_by(rt, items, keys):
     return tuple(x for _, _, x in _keyed(items, keys))
 
 
 @primitive("min_by", Param("items", "list"), Param("keys", "list"), returns="any",
-           doc="The item with the smallest matching key (the first of equals), or none.")
+           doc="The item with the smallest matching key (the first of equals), or none.",
+           phrase="the one of {items} with the smallest of {keys}")
 def min_by(rt, items, keys):
     ordered = _keyed(items, keys)
     return ordered[0][2] if ordered else None
 
 
 @primitive("max_by", Param("items", "list"), Param("keys", "list"), returns="any",
-           doc="The item with the largest matching key (the first of equals), or none.")
+           doc="The item with the largest matching key (the first of equals), or none.",
+           phrase="the one of {items} with the largest of {keys}")
 def max_by(rt, items, keys):
     ordered = _keyed(items, keys)
     if not ordered:
@@ -389,99 +432,115 @@ def max_by(rt, items, keys):
 
 
 @primitive("text", Param("value", "any"), returns="str",
-           doc="A value as a string (to build a name: \"p\" + text(n)).")
+           doc="A value as a string (to build a name: \"p\" + text(n)).",
+           phrase="{value} as text")
 def text(rt, value):
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "none"}[value]
     return str(value) if isinstance(value, int | str) else ",".join(text(rt, v) for v in value)
 
 
-@primitive("pair", Param("a", "any"), Param("b", "any"), returns="list", doc="A two-item list.")
+@primitive("pair", Param("a", "any"), Param("b", "any"), returns="list", doc="A two-item list.",
+           phrase="the pair {a} and {b}")
 def pair(rt, a, b):
     return (a, b)
 
 
 # ---- players, counters, options ----
-@primitive("players", returns="list", doc="The player entities in seat order.")
+@primitive("players", returns="list", doc="The player entities in seat order.",
+           phrase="the players")
 def players(rt):
     return rt.program.player_ids[: rt.state.players]
 
 
-@primitive("player_count", returns="int", doc="How many players the game has.")
+@primitive("player_count", returns="int", doc="How many players the game has.",
+           phrase="the number of players")
 def player_count(rt):
     return rt.state.players
 
 
-@primitive("seat", Param("player", "entity"), returns="int", doc="A player's seat, from 0.")
+@primitive("seat", Param("player", "entity"), returns="int", doc="A player's seat, from 0.",
+           phrase="the seat of {player}")
 def seat(rt, player):
     return rt.seat_of(player)
 
 
 @primitive("player_at", Param("seat", "int"), returns="entity",
-           doc="The player in a seat (seats wrap around).")
+           doc="The player in a seat (seats wrap around).",
+           phrase="the player in seat {seat}")
 def player_at(rt, seat):
     return rt.program.player_ids[seat % rt.state.players]
 
 
 @primitive("next_player", Param("player", "entity"), returns="entity",
-           doc="The player in the next seat, wrapping around.")
+           doc="The player in the next seat, wrapping around.",
+           phrase="the player after {player}")
 def next_player(rt, player):
     return rt.program.player_ids[(rt.seat_of(player) + 1) % rt.state.players]
 
 
-@primitive("option", Param("name", "str"), returns="any", doc="A game option's value.")
+@primitive("option", Param("name", "str"), returns="any", doc="A game option's value.",
+           phrase="the option {name}")
 def option(rt, name):
     return rt.state.options.get(name)
 
 
-@primitive("counter", Param("name", "str"), returns="int", doc="A counter read by name.")
+@primitive("counter", Param("name", "str"), returns="int", doc="A counter read by name.",
+           phrase="the counter {name}")
 def counter(rt, name):
     return rt.state.counters[name]
 
 
 # ---- log and end ----
 @primitive("log", Param("message", "str"), Param("to", "any", None), kind="effect", varkw=True,
-           doc="Add a message (a catalog key) to the log; `to` limits it to a player or a list.")
+           doc="Add a message (a catalog key) to the log; `to` limits it to a player or a list.",
+           phrase="[tell {to}|tell everyone]: {message}")
 def log(rt, message, to=None, **args):
     rt.add_log(message, to, args)
 
 
 @primitive("end_game", Param("reason", "str"), Param("winners", "list", ()), kind="effect",
-           doc="End the game: the result names the reason and the winners (player entities; the result lists their seats).")
+           doc="End the game: the result names the reason and the winners (player entities; the result lists their seats).",
+           phrase="end the game: {reason}[; the winners: {winners}]")
 def end_game(rt, reason, winners=()):
     rt.end_game(reason, winners)
 
 
 @primitive("fail", Param("message", "str"), kind="effect",
-           doc="Stop with a rules error: a state the module's rules say cannot happen.")
+           doc="Stop with a rules error: a state the module's rules say cannot happen.",
+           phrase="stop with a rules error: {message}")
 def fail(rt, message):
     raise ScriptError(str(message))
 
 
 # ---- chance (each gets its own step; see the module doc) ----
 @primitive("roll", Param("die", "die"), returns="any", kind="chance",
-           doc="Roll a declared die; returns the face.")
+           doc="Roll a declared die; returns the face.",
+           phrase="roll {die}")
 def roll(rt, die):
     faces = rt.program.dice[die]
     return faces[rt.below(len(faces))]
 
 
 @primitive("pick", Param("items", "list"), returns="any", kind="chance",
-           doc="One item at random (none for an empty list).")
+           doc="One item at random (none for an empty list).",
+           phrase="one of {items} at random")
 def pick(rt, items):
     xs = _items(items)
     return xs[rt.below(len(xs))] if xs else None
 
 
 @primitive("draw_random", Param("zone", "zone"), returns="entity", kind="chance",
-           doc="A random entity of a zone (it stays there), or none when the zone is empty.")
+           doc="A random entity of a zone (it stays there), or none when the zone is empty.",
+           phrase="one of {zone} at random (it stays there)")
 def draw_random(rt, zone):
     z = _zone(rt, zone)
     return z[rt.below(len(z))] if z else None
 
 
 @primitive("random_int", Param("lo", "int"), Param("hi", "int"), returns="int", kind="chance",
-           doc="A random integer from lo to hi inclusive.")
+           doc="A random integer from lo to hi inclusive.",
+           phrase="a random number from {lo} to {hi}")
 def random_int(rt, lo, hi):
     if hi < lo:
         raise ScriptError(f"random_int({lo}, {hi}): empty range")
@@ -489,7 +548,8 @@ def random_int(rt, lo, hi):
 
 
 @primitive("shuffle", Param("zone", "zone"), kind="effect",
-           doc="Shuffle a zone with the seeded generator.")
+           doc="Shuffle a zone with the seeded generator.",
+           phrase="shuffle {zone}")
 def shuffle(rt, zone):
     z = _zone(rt, zone)
     for i in range(len(z) - 1, 0, -1):
@@ -503,25 +563,29 @@ def shuffle(rt, zone):
 # ---- decisions ----
 @primitive("choose", Param("player", "entity"), Param("options", "list"), Param("prompt", "str", ""),
            Param("optional", "bool", False), returns="any", kind="decision",
-           doc="Ask a player to pick one option; with optional=true passing gives none.")
+           doc="Ask a player to pick one option; with optional=true passing gives none.",
+           phrase="{player} chooses one of {options}[ ({prompt})][, or passes{optional}]")
 def choose(rt, player, options, prompt="", optional=False):
     raise AssertionError("compiled as a step of its own")
 
 
 @primitive("perform", Param("action", "action"), Param("actor", "entity"), kind="decision",
-           doc="Run a declared action: ask its parameters, pay its cost, run its body.")
+           doc="Run a declared action: ask its parameters, pay its cost, run its body.",
+           phrase="{actor} performs {action}")
 def perform(rt, action, actor):
     raise AssertionError("compiled as a step of its own")
 
 
 @primitive("actions", Param("actor", "entity"), returns="list",
-           doc="The declared actions the actor may take now (when holds, cost payable).")
+           doc="The declared actions the actor may take now (when holds, cost payable).",
+           phrase="the actions {actor} may take now")
 def actions(rt, actor):
     return rt.available_actions(actor)
 
 
 @primitive("cost_of", Param("action", "action"), Param("actor", "entity"), returns="int",
-           doc="An action's cost for an actor (0 when it declares none).")
+           doc="An action's cost for an actor (0 when it declares none).",
+           phrase="the cost of {action} for {actor}")
 def cost_of(rt, action, actor):
     return rt.action_cost(action, actor)
 

@@ -1,0 +1,372 @@
+"""Scripts read back as plain sentences in a ruleset's language, from their AST (never from prose).
+
+Generic words come from the phrase tables: `nemesis_rules/phrases/<lang>.yaml` for statements,
+operators and entity attributes, and for primitives the registry's English `phrase` or the
+table's `primitives:` section. What a module declares is named by its catalog (`rules.label`).
+A reading is a list of lines `(depth, sentence)`; a nested block is one level deeper.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+from ruamel.yaml import YAML
+
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.printer import SUM, bracketed, operands
+from nemesis_rules.engine.primitives import REGISTRY, Param, Primitive
+from nemesis_rules.paths import phrases_dir
+
+if TYPE_CHECKING:
+    from nemesis_rules.api import Ruleset
+
+BASE_LANG = "en"
+Line = tuple[int, str]
+
+_SEGMENT = re.compile(r"\[([^\[\]|]*)(?:\|([^\[\]]*))?\]")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+
+
+# ---- phrase tables ----
+@attrs.frozen
+class Phrases:
+    language: dict[str, str]  # statements, expressions, operators, declarations
+    attributes: dict[str, str]  # e.id, e.kind, ...
+    primitives: dict[str, str]
+
+
+def _read(lang: str) -> dict[str, Any]:
+    path = phrases_dir() / f"{lang}.yaml"
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+@functools.cache
+def phrases(lang: str) -> Phrases:
+    """The phrase tables of a language (English where it has none)."""
+    table = _read(lang) or _read(BASE_LANG)
+    english = {name: prim.phrase for name, prim in REGISTRY.items()}
+    return Phrases(table["language"], table["attributes"], table.get("primitives", english))
+
+
+def fill(template: str, values: Mapping[str, str | None], missing: str) -> str:
+    """The template with its `[optional]` parts settled and its placeholders filled."""
+
+    def settle(m: re.Match) -> str:
+        kept, otherwise = m.group(1), m.group(2) or ""
+        return kept if all(values.get(n) is not None for n in _PLACEHOLDER.findall(kept)) else otherwise
+
+    return substitute(_SEGMENT.sub(settle, template), values, missing)
+
+
+def substitute(template: str, values: Mapping[str, str | None], missing: str | None = None) -> str:
+    """Placeholders filled; one without a value reads `missing` (or stays as written)."""
+
+    def value(m: re.Match) -> str:
+        v = values.get(m.group(1))
+        return v if v is not None else (m.group(0) if missing is None else missing)
+
+    return _PLACEHOLDER.sub(value, template)
+
+
+# ---- the public readings ----
+def describe_script(rules: Ruleset, proc: ast.ProcDef, kind: str | None = None) -> list[Line]:
+    """A component's script field (`<component>.<field>`): its body; `this` reads as one of `kind`."""
+    reader = Describer(rules, bound_names(proc), None if kind is None else rules.label(kind))
+    return reader.block(proc.body, 0)
+
+
+def describe_decl(rules: Ruleset, d: ast.Decl) -> list[Line]:
+    """A declaration: a heading line, then its body one level deeper."""
+    return Describer(rules, bound_names(d)).decl(d)
+
+
+def as_lines(reading: Iterable[Line], indent: str = "") -> list[str]:
+    """Top-level sentences as they are, nested ones as indented bullets."""
+    return [indent + ("  " * depth + "- " if depth else "") + text for depth, text in reading]
+
+
+def summary(reading: Iterable[Line], width: int = 60) -> str:
+    """The first sentences on one line, cut at a word and marked when longer than `width`."""
+    text = " ".join(sentence for _, sentence in reading)
+    if len(text) <= width:
+        return text
+    return text[:width].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def bound_names(node: Any) -> set[str]:
+    """The variables a declaration binds: parameters, `let`, loop and comprehension variables."""
+    names: set[str] = set()
+    for n in ast.walk(node):
+        match n:
+            case ast.ProcDef(params=p) | ast.FnDef(params=p) | ast.ModifierDef(params=p) | \
+                    ast.EventDef(params=p) | ast.TriggerDef(params=p) | ast.HookDef(params=p):
+                names.update(p)
+            case ast.Let(name=x) | ast.For(var=x) | ast.ListComp(var=x) | ast.ActionParam(name=x) | \
+                    ast.ActionDef(actor=x):
+                names.add(x)
+    names.discard("this")
+    return names
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(e: ast.Expr) -> Any:
+    """A literal's value (a marker object for anything else)."""
+    match e:
+        case ast.Num(value=v) | ast.Str(value=v) | ast.Bool(value=v):
+            return v
+        case ast.NoneLit():
+            return None
+        case ast.ListLit(items=()):
+            return ()
+    return _NOT_LITERAL
+
+
+class Describer:
+    """Reads nodes of one declaration; `bound` are its variables, `this_kind` the label of `this`."""
+
+    def __init__(self, rules: Ruleset, bound: Iterable[str] = (), this_kind: str | None = None) -> None:
+        self.rules = rules
+        self.words = phrases(rules.lang)
+        self.bound = frozenset(bound)
+        self.this_kind = this_kind
+        comp = rules.composition
+        self.owned_zones = {n for n, z in comp.zones.items() if z.value.per is not None}
+        self.declared = set(comp.procs) | set(comp.fns) | set(comp.phases)
+
+    def say(self, key: str, **values: str | None) -> str:
+        return fill(self.words.language[key], values, self.words.language["missing"])
+
+    def line(self, depth: int, text: str) -> Line:
+        """A sentence: capitalised unless it opens with a variable, closed with a full stop."""
+        first = text.split(" ", 1)[0]
+        if first not in self.bound:
+            text = text[:1].upper() + text[1:]
+        return depth, text if text.endswith(":") else text + "."
+
+    # ---- statements ----
+    def block(self, stmts: tuple[ast.Stmt, ...], depth: int) -> list[Line]:
+        return [line for s in stmts for line in self.stmt(s, depth)]
+
+    def header(self, text: str, body: tuple[ast.Stmt, ...], depth: int) -> list[Line]:
+        return [self.line(depth, text), *self.block(body, depth + 1)]
+
+    def stmt(self, s: ast.Stmt, depth: int) -> list[Line]:
+        match s:
+            case ast.If(branches=branches, orelse=orelse):
+                lines = [ln for i, b in enumerate(branches)
+                         for ln in self.header(self.say("elif" if i else "if", cond=self.expr(b.cond)), b.body, depth)]
+                return lines + (self.header(self.say("else"), orelse, depth) if orelse else [])
+            case ast.For(var=v, iter=it, body=body):
+                return self.header(self.say("for", var=v, iter=self.expr(it)), body, depth)
+            case ast.Repeat(count=c, body=body):
+                return self.header(self.say("repeat", count=self.arg(c)), body, depth)
+            case ast.While(cond=c, body=body):
+                return self.header(self.say("while", cond=self.expr(c)), body, depth)
+            case ast.Match(subject=subject, cases=cases):
+                lines = [self.line(depth, self.say("match", subject=self.expr(subject)))]
+                return lines + [ln for c in cases for ln in self.header(self.case(c), c.body, depth + 1)]
+        return [self.line(depth, self.simple(s))]
+
+    def simple(self, s: ast.Stmt) -> str:
+        match s:
+            case ast.Let(name=n, value=v):
+                return self.say("let", name=n, value=self.expr(v))
+            case ast.Assign(target=t, value=v):
+                return self.say("set", target=self.expr(t), value=self.expr(v))
+            case ast.AugAssign(target=t, op=op, value=v):
+                return self.say("increase" if op == "+=" else "decrease", target=self.expr(t), value=self.arg(v))
+            case ast.Return(value=None):
+                return self.say("return")
+            case ast.Return(value=v):
+                return self.say("return_value", value=self.expr(v))
+            case ast.Pass():
+                return self.say("pass")
+            case ast.Break():
+                return self.say("break")
+            case ast.Continue():
+                return self.say("continue")
+            case ast.Emit(event=ev, args=args):
+                return self.say("emit", event=self.rules.label(ev), args=self.listing(args))
+            case ast.ExprStmt(expr=e):
+                return self.expr(e)
+        raise TypeError(f"not a statement node: {s!r}")
+
+    def case(self, c: ast.Case) -> str:
+        if any(isinstance(p, ast.Wildcard) for p in c.patterns):
+            return self.say("case_other")
+        return self.say("case", patterns=self.alternatives([self.expr(p) for p in c.patterns]))
+
+    def alternatives(self, texts: list[str]) -> str:
+        return functools.reduce(lambda left, right: self.say("or", left=left, right=right), texts)
+
+    # ---- expressions ----
+    def expr(self, e: ast.Expr) -> str:
+        match e:
+            case ast.Num(value=v):
+                return str(v)
+            case ast.Str(value=v):
+                return self.string(v)
+            case ast.Bool(value=v):
+                return self.say("true" if v else "false")
+            case ast.NoneLit():
+                return self.say("none")
+            case ast.Name(id=i):
+                return self.name(i)
+            case ast.Attr(obj=ast.Name(id="this"), name=n) if "this" not in self.bound:
+                return self.say("attr_this", prop=self.prop(n), kind=self.this_kind)
+            case ast.Attr(obj=o, name=n):
+                return self.say("attr", prop=self.prop(n), obj=self.arg(o))
+            case ast.Index(obj=o, index=i):
+                return self.say("index", obj=self.arg(o), index=self.expr(i))
+            case ast.Call():
+                return self.call(e)
+            case ast.ListLit(items=items):
+                return self.listing(items) or self.say("empty_list")
+            case ast.ListComp(elt=elt, var=var, iter=it, cond=cond):
+                return self.say("each" if elt == ast.Name(var) else "each_of", elt=self.arg(elt), var=var,
+                                iter=self.arg(it), cond=None if cond is None else self.expr(cond))
+        return self.operation(e)
+
+    def operation(self, e: ast.Expr) -> str:
+        match e:
+            case ast.Compare(op="==" | "!=" as op, left=left, right=ast.NoneLit()):
+                key = "is_none" if op == "==" else "is_not_none"
+                return self.say(key, left=bracketed(self.expr(left), left, SUM))
+            case ast.BinOp(op=op) | ast.BoolOp(op=op) | ast.Compare(op=op):
+                left, right = operands(e, self.expr)
+                return self.say(op, left=left, right=right)
+            case ast.Neg():
+                return self.say("negative", operand=operands(e, self.expr)[0])
+            case ast.Not():
+                return self.say("not", operand=operands(e, self.expr)[0])
+            case ast.IfExp():
+                then, cond, orelse = operands(e, self.expr)
+                return self.say("if_else", then=then, cond=cond, orelse=orelse)
+        raise TypeError(f"not an expression node: {e!r}")
+
+    def arg(self, e: ast.Expr) -> str:
+        """`e` read inside a phrase: bracketed when it is a comparison, `and`/`or`/`not` or `if`."""
+        return bracketed(self.expr(e), e, SUM)
+
+    def listing(self, items: Iterable[ast.Expr]) -> str | None:
+        return ", ".join(self.arg(i) for i in items) or None
+
+    def name(self, name: str) -> str:
+        if name in self.bound:
+            return name
+        if name == "this":
+            return self.say("this", kind=self.this_kind)
+        return self.rules.label(name)
+
+    def prop(self, name: str) -> str:
+        return self.words.attributes.get(name) or self.rules.label(name)
+
+    def string(self, value: str) -> str:
+        """A string literal: a name from the catalog, a message's text, or the string quoted."""
+        if value in self.rules.names or (_IDENTIFIER.fullmatch(value) and value not in self.rules.messages):
+            return self.rules.label(value)
+        return self.say("quote", text=self.rules.messages.get(value, value))
+
+    # ---- calls ----
+    def call(self, e: ast.Call) -> str:
+        match e.func:
+            case ast.Attr(obj=obj, name=field):
+                return self.say("run_script", script=self.rules.label(field), obj=self.arg(obj),
+                                args=self.arguments(e))
+            case ast.Name(id=n) if n in self.owned_zones and len(e.args) == 1 and not e.kwargs \
+                    and n not in self.bound:
+                return self.say("owned_zone", zone=self.rules.label(n), owner=self.arg(e.args[0]))
+            case ast.Name(id=n) if n in REGISTRY and n not in self.bound and n not in self.declared:
+                values = self.bind(REGISTRY[n], e)
+                if values is not None:
+                    return fill(self.words.primitives[n], values, self.words.language["missing"])
+        return self.say("call", name=self.arg(e.func), args=self.arguments(e))
+
+    def arguments(self, e: ast.Call) -> str | None:
+        named = [f"{k.name} = {self.arg(k.value)}" for k in e.kwargs]
+        return ", ".join([self.arg(a) for a in e.args] + named) or None
+
+    def bind(self, prim: Primitive, e: ast.Call) -> dict[str, str | None] | None:
+        """A primitive's phrase values by parameter name, or None when the call does not fit it."""
+        names = [p.name for p in prim.params]
+        if len(e.args) > len(names):
+            return None
+        given = dict(zip(names, e.args, strict=False))
+        extra: dict[str, ast.Expr] = {}
+        for k in e.kwargs:
+            if k.name in given or (k.name not in names and not prim.varkw):
+                return None
+            (given if k.name in names else extra)[k.name] = k.value
+        values = {p.name: self.argument(p, given.get(p.name)) for p in prim.params}
+        if prim.varkw and names:  # the further arguments fill the message named first (`log`)
+            values[names[0]] = self.message(given.get(names[0]), extra)
+        return values
+
+    def argument(self, p: Param, e: ast.Expr | None) -> str | None:
+        """An argument's reading; None when absent or the default, "" for a flag set to `true`."""
+        if e is None or (not p.required and _literal(e) == p.default):
+            return None
+        if p.type == "bool" and isinstance(e, ast.Bool):
+            return "" if e.value else None
+        if p.type == "bool":
+            return f" ({self.expr(e)})"
+        return self.arg(e)
+
+    def message(self, e: ast.Expr | None, args: dict[str, ast.Expr]) -> str | None:
+        readings = {k: self.arg(v) for k, v in args.items()}
+        if isinstance(e, ast.Str) and e.value in self.rules.messages:
+            return self.say("quote", text=substitute(self.rules.messages[e.value], readings))
+        if e is None:
+            return None
+        return self.arg(e) + "".join(f", {k} = {v}" for k, v in readings.items())
+
+    # ---- declarations ----
+    def decl(self, d: ast.Decl) -> list[Line]:
+        match d:
+            case ast.ProcDef(name=n, params=p, body=b):
+                return self.header(self.say("proc", name=self.rules.label(n), params=self.params(p)), b, 0)
+            case ast.FnDef(name=n, params=p, expr=e):
+                return [self.line(0, self.say("fn", name=self.rules.label(n), params=self.params(p), value=self.expr(e)))]
+            case ast.ModifierDef(name=n, params=p, when=w, op=op, expr=e):
+                return [self.line(0, self.say(f"modifier {op}", name=self.rules.label(n), params=self.params(p),
+                                              value=self.arg(e), when=self.when(w)))]
+            case ast.EventDef(name=n, params=p):
+                return [self.line(0, self.say("event", name=self.rules.label(n), params=self.params(p)))]
+            case ast.TriggerDef(event=ev, params=p, when=w, body=b):
+                text = self.say("trigger", event=self.rules.label(ev), params=self.params(p), when=self.when(w))
+                return self.header(text, b, 0)
+            case ast.HookDef(kind=k, target=t, params=p, when=w, body=b):
+                text = self.say(k, target=self.rules.label(t), params=self.params(p), when=self.when(w))
+                return self.header(text, b, 0)
+            case ast.ActionDef():
+                return self.action(d)
+            case ast.PhaseDef(name=n, steps=steps):
+                text = self.say("phase", name=self.rules.label(n), steps=", ".join(map(self.rules.label, steps)))
+                return [self.line(0, text)]
+            case ast.PhaseExtend(name=n, changes=changes):
+                return [self.line(0, self.say("extend_phase", name=self.rules.label(n))),
+                        *(self.line(1, self.step_change(c)) for c in changes)]
+        raise TypeError(f"not a declaration node: {d!r}")
+
+    def action(self, d: ast.ActionDef) -> list[Line]:
+        text = self.say("action", name=self.rules.label(d.name), actor=d.actor,
+                        cost=None if d.cost is None else self.arg(d.cost), when=self.when(d.when))
+        asks = [self.line(1, self.say("action_param", actor=d.actor, param=p.name, domain=self.expr(p.domain)))
+                for p in d.params]
+        return [self.line(0, text), *asks, *self.block(d.body, 1)]
+
+    def step_change(self, c: ast.StepChange) -> str:
+        return self.say(f"step_{c.op}", step=self.rules.label(c.step), anchor=self.rules.label(c.anchor))
+
+    def params(self, params: tuple[str, ...]) -> str | None:
+        return ", ".join(p for p in params if p != "this") or None
+
+    def when(self, w: ast.Expr | None) -> str | None:
+        return None if w is None else self.expr(w)

@@ -1,0 +1,185 @@
+"""Scripts read back as sentences (nemesis_rules/dsl/describe.py): the toy cards in en/pl/ru,
+every node kind, every script of the shipped rulesets, random trees, and the phrase tables."""
+
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from nemesis_rules import load_ruleset
+from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.describe import (
+    as_lines,
+    describe_decl,
+    describe_script,
+    fill,
+    phrases,
+    summary,
+)
+from nemesis_rules.dsl.parse import parse_module
+from nemesis_rules.engine.primitives import ENTITY_ATTRS, REGISTRY
+from nemesis_rules.paths import phrases_dir
+from tests.strategies import modules
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TOY = FIXTURES / "toy"
+LANGS = ("en", "pl", "ru")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+TOYS = {lang: load_ruleset(TOY, lang=lang) for lang in LANGS}
+
+
+@pytest.fixture(params=LANGS)
+def toy(request):
+    return TOYS[request.param]
+
+
+def read_card(rules, card: str) -> list[str]:
+    comp = rules.composition
+    return as_lines(describe_script(rules, comp.procs[f"{card}.effect"].value, comp.components[card].spec.kind))
+
+
+# ---- the toy cards ----
+SPRINT = {
+    "en": "Increase position of who by value of this card.",
+    "pl": "Pozycja (who) rośnie o wartość tego elementu.",
+    "ru": "Позиция (who) увеличивается на значение этого элемента.",
+}
+
+
+def test_a_prop_increase_reads_as_a_sentence_naming_the_translated_prop(toy):
+    assert read_card(toy, "sprint") == [SPRINT[toy.lang]]
+
+
+def test_shove_reads_step_by_step_with_its_prompt_in_the_language(toy):
+    lines = read_card(toy, "shove")
+    assert len(lines) == 5 and lines[2].startswith("  - ")  # `return` nested under the `if`
+    expected = {
+        "en": ["Let others be: every p in the players where p is not who.",
+               "If the number of others is 0:",
+               "  - Stop here.",
+               "Let target be: who chooses one of others (“Whom do you shove?”).",
+               "The event attacked happens: who, target, value of this card."],
+        "pl": ["Niech others będzie: każdy p z listy (gracze), dla którego p ≠ who.",
+               "Jeśli liczba elementów listy (others) = 0:",
+               "  - Zakończ tutaj.",
+               "Niech target będzie: who wybiera jedno z listy (others) („Kogo pchasz?”).",
+               "Zachodzi zdarzenie attacked: who, target, wartość tego elementu."],
+        "ru": ["Пусть others будет: каждый p из списка (игроки), для которого p ≠ who.",
+               "Если число элементов списка (others) = 0:",
+               "  - На этом закончить.",
+               "Пусть target будет: who выбирает одно из списка (others) («Кого толкнуть?»).",
+               "Происходит событие attacked: who, target, значение этого элемента."],
+    }
+    assert lines == expected[toy.lang]
+
+
+def test_flags_defaults_messages_and_owned_zones():
+    rules = TOYS["en"]
+    read = {d.value.event: as_lines(describe_decl(rules, d.value)) for d in rules.composition.triggers}
+    assert read["attacked"][2] == "  - Let blocked be: target chooses one of shields (“Block with a shield?”), or passes."
+    assert read["attacked"][5] == "    - Tell everyone: “target blocks”."  # the message, its placeholder filled
+    play = as_lines(describe_decl(rules, rules.composition.actions["play"].value))
+    assert play[0] == "The action Play a card of who, cost 1:"
+    assert "  - who chooses card from everything in hand of who." in play
+    assert "      - Put c on top of deck." in play
+    assert "    - Deal 1 from the top of deck to hand of who." in play
+
+
+def test_summary_cuts_at_a_word():
+    reading = [(0, "Let others be: every p in the players where p is not who."), (1, "Stop here.")]
+    assert summary(reading, width=200) == "Let others be: every p in the players where p is not who. Stop here."
+    assert summary(reading, width=30) == "Let others be: every p in the…"
+
+
+def test_fill_settles_optional_parts():
+    template = "put {what} [at the bottom{bottom}|on top] of {to}[ ({why})]"
+    assert fill(template, {"what": "x", "to": "z"}, "?") == "put x on top of z"
+    assert fill(template, {"what": "x", "to": "z", "bottom": "", "why": "y"}, "?") == "put x at the bottom of z (y)"
+    assert fill(template, {"to": "z"}, "…") == "put … on top of z"
+
+
+# ---- every node kind ----
+SNIPPETS = """
+proc snippet(xs, n):
+    let first_two = xs[0] + xs[1] * -n
+    while n > 0:
+        n -= 1
+    pass
+"""
+
+
+def test_every_node_kind_has_a_reading():
+    trees = [parse_module(path.read_text(encoding="utf-8"), str(path))[0]
+             for path in sorted(FIXTURES.glob("rows/*/rules.nem")) + [TOY / "rules.nem"]]
+    trees.append(parse_module(SNIPPETS)[0])
+    kinds = set(typing.get_args(ast.Expr)) | set(typing.get_args(ast.Stmt)) | set(typing.get_args(ast.Decl))
+    assert kinds <= {type(n) for tree in trees for n in ast.walk(tree)}  # the trees hold every kind
+    for rules in TOYS.values():
+        for tree in trees:
+            for d in tree.decls:
+                for line in as_lines(describe_decl(rules, d)):
+                    assert "…" not in line and not PLACEHOLDER.search(line), line
+
+
+@settings(max_examples=150, deadline=None)
+@given(modules)
+def test_any_tree_reads_in_every_language(module):
+    for lang in LANGS:
+        rules = TOYS[lang]
+        for d in module.decls:
+            assert all(isinstance(line, str) for line in as_lines(describe_decl(rules, d)))
+
+
+# ---- every script the shipped rulesets hold ----
+EXPANSIONS = ("carnomorphs", "void_seeders")
+
+
+def _declarations(comp) -> list:
+    found = [d.value for table in (comp.procs, comp.fns, comp.actions, comp.events) for d in table.values()]
+    found += [d.value for d in (*comp.hooks, *comp.triggers, *comp.modifiers)]
+    return found + [ast.PhaseDef(name, d.value) for name, d in comp.phases.items()]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("expansion", EXPANSIONS)
+def test_every_ruleset_script_reads_without_error(expansion, lang):
+    rules = load_ruleset("base", FIXTURES / "base_testboard", expansion, lang=lang)
+    decls = _declarations(rules.composition)
+    assert len(decls) > 200
+    for d in decls:
+        lines = as_lines(describe_decl(rules, d))
+        assert lines and all(line.strip() for line in lines)
+
+
+# ---- the phrase tables ----
+def test_every_language_has_every_phrase():
+    english = phrases("en")
+    assert {p.stem for p in phrases_dir().glob("*.yaml")} == set(LANGS)
+    assert set(english.attributes) == set(ENTITY_ATTRS)
+    for lang in LANGS:
+        table = phrases(lang)
+        assert set(table.language) == set(english.language), lang
+        assert set(table.attributes) == set(english.attributes), lang
+        missing = set(REGISTRY) - set(table.primitives)
+        assert not missing, f"primitives with no {lang} phrase: {sorted(missing)}"
+        assert set(table.primitives) == set(REGISTRY), lang
+        for key, template in table.language.items():
+            assert set(PLACEHOLDER.findall(template)) <= set(PLACEHOLDER.findall(english.language[key])), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_primitive_phrases_name_their_parameters(lang):
+    for name, template in phrases(lang).primitives.items():
+        prim = REGISTRY[name]
+        used = set(PLACEHOLDER.findall(template))
+        assert used <= {p.name for p in prim.params}, (lang, name, template)
+        assert {p.name for p in prim.params if p.required} <= used, (lang, name, template)
+        assert template.count("[") == template.count("]"), (lang, name, template)
+
+
+def test_an_unknown_language_reads_in_english():
+    assert phrases("xx") == phrases("en")
