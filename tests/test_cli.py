@@ -156,8 +156,34 @@ def test_cards_lists_components(capsys):
     code, out, _ = run(capsys, "cards", "--modules", TOY)
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith("sprint"))
-    assert row.split() == ["sprint", "card", "4", "deck", "Sprint"]
+    assert row.split()[:5] == ["sprint", "card", "4", "deck", "Sprint"]
     assert "11 components, 25 pieces" in out
+
+
+def test_cards_show_each_scripted_effect_in_the_language(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, "cards", "--modules", TOY, "--lang", "pl")
+    assert code == 0
+    header = out.splitlines()[1]
+    assert header.split() == ["id", "kind", "count", "zone", "name", "effect"]
+    rows = {line.split()[0]: line for line in out.splitlines()[2:]}
+    assert rows["sprint"].rstrip().endswith("Sprint         Pozycja (who) rośnie o wartość tego elementu.")
+    assert rows["shove"].rstrip().endswith("…")  # first sentences only
+    assert rows["gem"].rstrip().endswith("Klejnot")  # no script, no effect
+
+
+def test_cards_cut_the_effect_to_the_terminal(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, "cards", "--modules", TOY)
+    assert code == 0
+    assert all(len(line) <= 60 for line in out.splitlines())
+    row = next(line for line in out.splitlines() if line.startswith("sprint"))
+    assert row.split()[:5] == ["sprint", "card", "4", "deck", "Sprint"] and row.rstrip().endswith("…")
+
+
+def test_cards_without_scripts_have_no_effect_column(capsys):
+    code, out, _ = run(capsys, "cards", "--modules", TOY, "--kind", "token")
+    assert code == 0 and "effect" not in out
 
 
 def test_cards_by_kind_and_language(capsys):
@@ -171,20 +197,43 @@ def test_explain_renders_the_script_back(capsys):
     assert code == 0
     assert out.startswith("shove: Shove\n  card, 3 pieces, starts in deck")
     assert "    value: 2" in out and "    suit: attack" in out
-    assert "  effect(who):" in out
+    assert "  effect(who):\n    Let others be: every p in the players where p is not who.\n" in out
+    assert "    If the number of others is 0:\n      - Stop here.\n" in out
     assert "shove_whom = Whom do you shove?" in out
-    body = "\n".join(line[6:] for line in out.splitlines() if line.startswith("      "))
+    script = out.split("    script:\n", 1)[1]
+    body = "\n".join(line[8:] for line in script.splitlines() if line.startswith("        "))
     parsed, diags = parse_body(body)
     rules = load_ruleset(TOY)
     assert not diags and parsed.stmts == rules.composition.procs["shove.effect"].value.body
     assert isinstance(parsed, ast.Body)
 
 
+def test_explain_reads_a_card_in_the_language(capsys):
+    code, out, _ = run(capsys, "explain", "sprint", "--modules", TOY, "--lang", "ru")
+    assert code == 0
+    assert "  effect(who):\n    Позиция (who) увеличивается на значение этого элемента.\n    script:\n" \
+           "        who.pos += this.value\n" in out
+
+
 def test_explain_procedure_with_its_hooks(capsys):
     code, out, _ = run(capsys, "explain", "stumble", "--modules", TOY)
     assert code == 0
-    assert "proc stumble(who):" in out
+    assert out.startswith("stumble: procedure\n  Stumble (who):\n    - Set position of who to the largest of 0")
+    assert "  Instead of stumble (who), if lucky of who:\n    - Set lucky of who to false.\n" in out
+    assert "proc stumble(who):" in out.split("  script:\n", 1)[1]
     assert "instead of stumble(who) when who.lucky:" in out and "after stumble(who):" in out
+
+
+def test_explain_a_phase(capsys):
+    code, out, _ = run(capsys, "explain", "round", "--modules", TOY, "--lang", "pl")
+    assert code == 0
+    assert "  Faza round, kolejno: start round, turns, end round.\n  script:\n    phase round:\n" in out
+
+
+def test_explain_data_driven_card_shows_props_only(capsys):
+    code, out, _ = run(capsys, "explain", "event_nest", "--modules", "base")
+    assert code == 0
+    assert "effect_kind: noise_around_room_if_explored" in out and "script:" not in out
 
 
 # ---- bench ----

@@ -1,17 +1,16 @@
 """`nemesis cards` (the component catalog) and `nemesis explain ID` (how the engine reads one).
 
-`explain` renders scripts back from their parsed form (never from stored prose), then names the
-props, names and messages they use in the chosen language.
+Both read scripts back from their parsed form (never from stored prose): as sentences in the
+chosen language (`dsl/describe.py`) and, in `explain`, as DSL source with the names and messages
+they use in that language.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import attrs
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -19,6 +18,7 @@ from rich.table import Table
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import common
 from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.describe import as_lines, describe_decl, describe_script, summary
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
 from nemesis_rules.dsl.printer import decl, to_source
 from nemesis_rules.ruleset.compose import Composition, compose
@@ -27,7 +27,7 @@ from nemesis_rules.ruleset.validate import BASE_LANG, validate
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cards", help="list the components: id, kind, count, name")
+    p = sub.add_parser("cards", help="list the components: id, kind, count, name, effect")
     common.add_module_args(p)
     p.add_argument("--kind", default=None, help="only components of this kind")
     p.set_defaults(run=run_cards)
@@ -76,15 +76,38 @@ def run_cards(args: argparse.Namespace) -> int:
 
 
 def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
+    """One row a component; an `effect` column (its scripts' first sentences) when any has one.
+
+    The effect column takes the width left and is cut with an ellipsis where it runs out."""
     table = Table(box=None, header_style="bold", pad_edge=False,
                   title=f"{len(comps)} components, {sum(c.spec.count for c in comps)} pieces")
     for name, justify in (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"),
                           ("name", "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for c in comps:
-        s = c.spec
-        table.add_row(escape(s.id), escape(s.kind), str(s.count), escape(s.zone or "-"), escape(rules.label(s.id)))
+    rows = [[c.spec.id, c.spec.kind, str(c.spec.count), c.spec.zone or "-", rules.label(c.spec.id)] for c in comps]
+    effects = [effect_summary(rules, c) for c in comps]
+    if any(effects):
+        table.expand = True
+        table.add_column("effect", no_wrap=True, overflow="ellipsis", ratio=1)
+        rows = [[*row, effect] for row, effect in zip(rows, effects, strict=True)]
+    for row in rows:
+        table.add_row(*map(escape, row))
     return table
+
+
+def effect_summary(rules: Ruleset, c: Component) -> str:
+    """The first sentences of each script field (named when there are several), or ""."""
+    scripts = script_procs(rules, c)
+    texts = [summary(describe_script(rules, proc, c.spec.kind)) for proc in scripts.values()]
+    if len(texts) > 1:
+        texts = [f"{field}: {text}" for field, text in zip(scripts, texts, strict=True)]
+    return "; ".join(texts)
+
+
+def script_procs(rules: Ruleset, c: Component) -> dict[str, ast.ProcDef]:
+    """A component's script fields, parsed, by field name."""
+    procs = rules.composition.procs
+    return {f: procs[f"{c.spec.id}.{f}"].value for f in c.scripts if f"{c.spec.id}.{f}" in procs}
 
 
 # ---- explain ----
@@ -120,11 +143,10 @@ def explain_component(rules: Ruleset, c: Component) -> str:
     if s.ends:
         lines.append(f"  joins {rules.label(s.ends[0])} and {rules.label(s.ends[1])}"
                      + (f", labelled {s.labels[0]} / {s.labels[1]}" if s.labels else ""))
-    for field in c.scripts:
-        proc = rules.composition.procs.get(f"{s.id}.{field}")
-        if proc is not None:
-            lines += _script(field, proc.value)
-    lines += _words(rules, c)
+    scripts = script_procs(rules, c)
+    for field, proc in scripts.items():
+        lines += _script(rules, field, proc, s.kind)
+    lines += _words(rules, tuple(scripts.values()))
     return "\n".join(lines)
 
 
@@ -146,19 +168,26 @@ def _props(rules: Ruleset, props: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _script(field: str, proc: ast.ProcDef) -> list[str]:
+def _script(rules: Ruleset, field: str, proc: ast.ProcDef, kind: str) -> list[str]:
+    """A script field read as sentences, then its DSL source."""
     params = [p for p in proc.params if p != "this"]
     body = to_source(ast.Body(proc.body)).rstrip("\n").splitlines()
-    return [f"  {field}({', '.join(params)}):"] + [f"      {line}" for line in body]
+    return [f"  {field}({', '.join(params)}):", *as_lines(describe_script(rules, proc, kind), "    "),
+            "    script:", *(f"        {line}" for line in body)]
 
 
 def explain_declared(rules: Ruleset, what: str, name: str, node: Any) -> str:
+    """A declaration with its hooks, modifiers or triggers: as sentences, then as DSL source."""
+    if what == "phase":  # the composition keeps a phase as its steps
+        node = ast.PhaseDef(name, node)
     lines = [f"{name}: {what}" + (f" ({rules.label(name)})" if rules.label(name) != name.replace("_", " ") else "")]
-    lines += ["  " + line for line in decl(node)]
-    attached = _attached(rules, name)
-    for extra in attached:
-        lines += [""] + ["  " + line for line in decl(extra)]
-    lines += _words(rules, (node, *attached))
+    declared = (node, *_attached(rules, name))
+    for d in declared:
+        lines += as_lines(describe_decl(rules, d), "  ")
+    lines.append("  script:")
+    for i, d in enumerate(declared):
+        lines += [""] * (i > 0) + ["    " + line for line in decl(d)]
+    lines += _words(rules, declared)
     return "\n".join(lines)
 
 
@@ -171,16 +200,11 @@ def _attached(rules: Ruleset, name: str) -> list[Any]:
     return hooks + mods + triggers
 
 
-def _words(rules: Ruleset, root: Any) -> list[str]:
-    """The names and messages a script uses, in the ruleset's language."""
-    if isinstance(root, Component):
-        nodes = [rules.composition.procs[f"{root.spec.id}.{f}"].value for f in root.scripts
-                 if f"{root.spec.id}.{f}" in rules.composition.procs]
-    else:
-        nodes = [root]
+def _words(rules: Ruleset, nodes: tuple[Any, ...]) -> list[str]:
+    """The names and messages scripts use, in the ruleset's language."""
     found: dict[str, str] = {}
     for node in nodes:
-        for leaf in _leaves(node):
+        for leaf in ast.walk(node):
             if isinstance(leaf, ast.Str) and leaf.value in rules.messages:
                 found[leaf.value] = rules.messages[leaf.value]
             elif isinstance(leaf, ast.Name) and leaf.id in rules.names:
@@ -189,13 +213,3 @@ def _words(rules: Ruleset, root: Any) -> list[str]:
         return []
     return [f"  in {rules.lang}:"] + [f"    {k} = {v}" for k, v in found.items()]
 
-
-def _leaves(node: Any) -> Iterator[Any]:
-    yield node
-    if isinstance(node, tuple):
-        for item in node:
-            yield from _leaves(item)
-    elif attrs.has(type(node)):
-        for field in attrs.fields(type(node)):
-            if field.name != "span":
-                yield from _leaves(getattr(node, field.name))
