@@ -22,6 +22,7 @@ the seed, the player count and the step, and replays exactly.
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from collections import Counter
@@ -215,7 +216,8 @@ def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: 
 
 # ------------------------------------------------------------------ one random game
 
-def play_checked(rules, players: int, seed: int, reload: bool = True, reload_strict: bool = True) -> dict:
+def play_checked(rules, players: int, seed: int, reload: bool = True, reload_strict: bool = True,
+                 **options) -> dict:
     """Play one random game, checking every property after every step; returns a summary.
     With `reload`, a copy made by `from_json(to_json())` at a random step must take the same
     decisions and end in the same state; without `reload_strict` a difference is returned as
@@ -226,7 +228,7 @@ def play_checked(rules, players: int, seed: int, reload: bool = True, reload_str
         RulesError: the module's rules failed while running.
     """
     rnd = random.Random(seed * 7919 + players)
-    game = Game.new(rules, players=players, seed=seed)
+    game = Game.new(rules, players=players, seed=seed, **options)
     expected = Counter(ent[E_COMP] for ent in game.state.entities.values())
     seats = [*range(players), None]
     before = [set() for _ in seats]
@@ -327,18 +329,40 @@ def test_view_check_catches_a_leak(rules, monkeypatch):
         check_view(rules, game, 1, seen, seen, len(game.state.log))
 
 
+# the other modes and the alternative board side, with the player counts each allows
+MODE_RUNS = {
+    "solo": ({"mode": "solo"}, range(1, 2)),
+    "coop": ({"mode": "coop"}, range(2, 6)),
+    "intruder_player": ({"mode": "intruder_player"}, range(2, 6)),
+    "alternative_board": ({"board": "alternative"}, PLAYER_COUNTS),
+}
+MODE_SEEDS = range(int(os.environ.get("NEMESIS_MODE_SEEDS", "100")))
+
+
 @pytest.mark.slow
 def test_many_random_games_keep_every_property(rules):
     """500 seeds for each of 1-5 players (issue 3). Prints the figures; fails listing every failure."""
+    many_games_keep_every_property(rules, {}, PLAYER_COUNTS, SLOW_SEEDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODE_RUNS)
+def test_many_random_games_in_every_mode_keep_every_property(rules, mode):
+    """NEMESIS_MODE_SEEDS seeds (default 100) for each player count the mode allows."""
+    options, counts = MODE_RUNS[mode]
+    many_games_keep_every_property(rules, options, counts, MODE_SEEDS)
+
+
+def many_games_keep_every_property(rules, options: dict, player_counts, seeds) -> None:
     failures = []
     diverged = []
     summary = Counter()
     steps = 0
     start = time.perf_counter()
-    for players in PLAYER_COUNTS:
-        for seed in SLOW_SEEDS:
+    for players in player_counts:
+        for seed in seeds:
             try:
-                out = play_checked(rules, players, seed, reload_strict=False)
+                out = play_checked(rules, players, seed, reload_strict=False, **options)
             except (PropertyFailure, RulesError) as err:
                 failures.append(f"{type(err).__name__}: {err}")
                 summary["failed"] += 1
@@ -348,8 +372,8 @@ def test_many_random_games_keep_every_property(rules):
                 diverged.append(f"{players} players, seed {seed}: {out['diverged']}")
             summary[(out["result"] or {}).get("reason", "none")] += 1
     seconds = time.perf_counter() - start
-    games = len(PLAYER_COUNTS) * len(SLOW_SEEDS)
-    print(json.dumps({"games": games, "seconds": round(seconds, 1), "decisions": steps,
+    games = len(player_counts) * len(seeds)
+    print(json.dumps({"options": options, "games": games, "seconds": round(seconds, 1), "decisions": steps,
                       "results": {str(k): v for k, v in summary.items()}, "failures": len(failures), "reload_diverged": len(diverged)}))
     for f in failures + diverged:
         print(f)
