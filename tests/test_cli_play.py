@@ -42,8 +42,9 @@ def test_one_human_against_a_bot(capsys):
     code, out, _ = play(capsys, ALWAYS_FIRST, "--modules", TOY, "--players", "2", "--seed", "8",
                         "--bots", "random", "--lang", "pl")
     assert code == 0
-    assert "Game over" in out
-    assert "hand (Player 2): 2 hidden" in out or "Gracz 2" in out
+    assert "Player 1 widzi" in out and "Wybierz akcję" in out        # the screen's own words in Polish
+    assert "hand (Player 2): ukrytych: 2" in out
+    assert "Koniec gry: goal reached. Wygrywają: " in out
 
 
 def test_save_in_the_middle_then_load(capsys, tmp_path):
@@ -156,3 +157,10 @@ def test_a_screen_panel_is_drawn_from_its_function(capsys, tmp_path):
     folder = module_with_screen(tmp_path, "  panels:\n    - {title: table, rows: rows_of, columns: [who, me]}\n")
     screen = screen_of(capsys, "--modules", f"{TOY},{folder}", "--players", "2", "--seed", "1")
     assert "table\nwho       me   \nPlayer 1  true \nPlayer 2  false" in screen
+
+
+def test_base_in_russian_names_the_screen_and_the_ship(capsys):
+    code, out, _ = play(capsys, "quit\n", "--modules", BASE, "--players", "2", "--seed", "1", "--lang", "ru")
+    assert code == 0
+    assert "Игрок 1 видит" in out and "Корабль" in out and "Экипаж" in out
+    assert "Игра прервана до конца." in out

@@ -12,14 +12,13 @@ import sys
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.markup import escape
 
 from nemesis_rules.api import Decision, Game
 from nemesis_rules.bots import BOT_KINDS, Bot, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common, render
 from nemesis_rules.cli.savefile import Saved, read_save, restore, write_save
 
-HELP = ("Type the number of an option to take it; `save FILE` to save the game here (resume it with "
-        "`nemesis play --load FILE`); `quit` to leave.")
 QUIT = "quit"
 TRANSCRIPT_WIDTH = 160  # columns when the output is not a terminal (a file, a test, a pipe)
 
@@ -88,7 +87,7 @@ class Session:
                 play_turn(self.game, self.bots)
                 continue
             if self._human_turn(d) == QUIT:
-                self.console.print("Left the game unfinished.")
+                self.console.print(self._words("left"))
                 return common.EXIT_OK
         self._finish()
         return common.EXIT_OK
@@ -104,10 +103,13 @@ class Session:
             who = self.rules.label(self.rules.program.player_ids[seat])
             if self.last_seat is not None and self._interactive():
                 self.console.clear()
-            self.console.rule(f"{who}: your turn (others, look away)")
+            self.console.rule(escape(self._words("your_turn", who=who)))
             if self._interactive():
-                self.console.input("Press Enter when ready. ")
+                self.console.input(self._words("press_enter"))
         self.last_seat = seat
+
+    def _words(self, key: str, **values: object) -> str:
+        return render.words(self.rules, key, **values)
 
     def _interactive(self) -> bool:
         return self.stdin.isatty() and self.console.is_terminal
@@ -117,7 +119,7 @@ class Session:
             self.console.print("> ", end="")
             line = self.stdin.readline()
             if not line:
-                self.console.print("\n(end of input)")
+                self.console.print("\n" + self._words("end_of_input"))
                 return QUIT
             if not self._interactive():
                 self.console.print(line.strip(), markup=False, highlight=False)  # a transcript shows the input
@@ -136,22 +138,21 @@ class Session:
             self.game.apply(int(text) - 1)
             return None
         if word.lower() in ("help", "?", "h"):
-            self.console.print(HELP)
+            self.console.print(self._words("help"))
         else:
-            self.console.print(f"Not an option: type a number from 1 to {len(d.options)}, `save FILE`, "
-                               "`help` or `quit`.")
+            self.console.print(self._words("not_an_option", n=len(d.options)))
         return "again"
 
     def _save(self, path: str) -> None:
         if not path:
-            self.console.print("Say where: `save FILE`.")
+            self.console.print(self._words("say_where"))
             return
         try:
             write_save(path, self.game, self.modules, self.humans, self.bot_kind)
         except OSError as error:
-            self.console.print(f"Could not save to {path}: {error.strerror or error}")
+            self.console.print(self._words("could_not_save", path=path, error=error.strerror or error), markup=False)
             return
-        self.console.print(f"Saved to {path}; resume with `nemesis play --load {path}`.")
+        self.console.print(self._words("saved", path=path), markup=False)
 
     def _finish(self) -> None:
         render.view_screen(self.console, self.rules, self.game.view(None))  # the public table

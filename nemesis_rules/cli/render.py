@@ -17,14 +17,20 @@ from rich.markup import escape
 from rich.table import Table
 
 from nemesis_rules.api import Decision, Ruleset
+from nemesis_rules.dsl.describe import phrases
 from nemesis_rules.engine.view import SeenFunctions
 
 LOG_TAIL = 8
 
 
+def words(rules: Ruleset, key: str, **values: object) -> str:
+    """One of the screen's own words in the ruleset's language (nemesis_rules/phrases)."""
+    return phrases(rules.lang).screen[key].format(**values)
+
+
 def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
     me = _player_ids(view)[view["seat"]] if view["seat"] is not None else None
-    title = f"{rules.label(me)} sees" if me else "the table"
+    title = words(rules, "sees", who=rules.label(me)) if me else words(rules, "table")
     console.rule(f"[bold]{escape(title)}[/bold]")
     screen = rules.composition.screen
     shown = screen.counters if screen.counters is not None else list(view["counters"])
@@ -41,7 +47,7 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
         console.print(line)
     tail = view["log"][-LOG_TAIL:]
     if tail:
-        console.print("[dim]log:[/dim]")
+        console.print(f"[dim]{escape(words(rules, 'log'))}[/dim]")
         for entry in tail:
             console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
 
@@ -107,13 +113,14 @@ def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
         name = escape(zone_label(rules, key))
         if "entities" not in zone:
             seen = [*zone.get("known", {}), *zone.get("public", ())]  # looked at, or made public
-            told = ", ".join(escape(entity_label(rules, view, e, detail=True)) for e in seen)
-            lines.append(f"{name}: [dim]{zone['size']} hidden[/dim]" + (f" (you know: {told})" if told else ""))
+            told = ", ".join(entity_label(rules, view, e, detail=True) for e in seen)
+            known = f" ({escape(words(rules, 'you_know', what=told))})" if told else ""
+            lines.append(f"{name}: [dim]{escape(words(rules, 'hidden', n=zone['size']))}[/dim]{known}")
             continue
         items = Counter(entity_label(rules, view, e, detail=mine) for e in zone["entities"])
         lines.append(f"{name}: " + ", ".join(escape(t if n == 1 else f"{t} ×{n}") for t, n in items.items()))
     if empty:
-        lines.append(f"[dim]({empty} empty zone{'s' if empty > 1 else ''} not shown)[/dim]")
+        lines.append(f"[dim]{escape(words(rules, 'empty_zones', n=empty))}[/dim]")
     return lines
 
 
@@ -126,7 +133,7 @@ def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, An
     """Its component's name (copies then count together), with its set props when it is the
     viewer's own."""
     if isinstance(entry, dict):
-        return f"a face-down {rules.label(entry.get('face_down', '?'))}"
+        return words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
     ent = view["entities"].get(entry, {})
     label = rules.label(ent.get("component") or entry)
     props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ())}
@@ -139,7 +146,7 @@ def menu(console: Console, rules: Ruleset, decision: Decision) -> None:
     console.print(f"[bold]{escape(question(rules, decision))}[/bold]")
     for o in decision.options:
         console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(o.label)}")
-    console.print("[dim]a number, `save FILE`, `help` or `quit`[/dim]")
+    console.print(f"[dim]{escape(words(rules, 'menu_hint'))}[/dim]")
 
 
 def question(rules: Ruleset, decision: Decision) -> str:
@@ -150,11 +157,11 @@ def question(rules: Ruleset, decision: Decision) -> str:
         return decision.text
     action, dot, param = prompt.partition(".")
     if dot:
-        return f"{rules.label(action)}: which {rules.label(param)}?"
-    return decision.text or "Choose"
+        return words(rules, "which", action=rules.label(action), param=rules.label(param))
+    return decision.text or words(rules, "choose")
 
 
 def result_screen(console: Console, rules: Ruleset, result: dict[str, Any]) -> None:
-    winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"]) or "nobody"
-    console.rule("[bold]Game over[/bold]")
-    console.print(f"Game over: {escape(rules.label(result['reason']))}. Winners: {escape(winners)}")
+    winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"]) or words(rules, "nobody")
+    console.rule(f"[bold]{escape(words(rules, 'game_over_title'))}[/bold]")
+    console.print(escape(words(rules, "game_over", reason=rules.label(result["reason"]), winners=winners)))

@@ -38,6 +38,7 @@ class Phrases:
     language: dict[str, str]  # statements, expressions, operators, declarations
     attributes: dict[str, str]  # e.id, e.kind, ...
     primitives: dict[str, str]
+    screen: dict[str, str]  # the words of `nemesis play` around the module's labels
 
 
 def _read(lang: str) -> dict[str, Any]:
@@ -50,7 +51,8 @@ def phrases(lang: str) -> Phrases:
     """The phrase tables of a language (English where it has none)."""
     table = _read(lang) or _read(BASE_LANG)
     english = {name: prim.phrase for name, prim in REGISTRY.items()}
-    return Phrases(table["language"], table["attributes"], table.get("primitives", english))
+    screen = {**_read(BASE_LANG)["screen"], **table.get("screen", {})}
+    return Phrases(table["language"], table["attributes"], table.get("primitives", english), screen)
 
 
 def fill(template: str, values: Mapping[str, str | None], missing: str) -> str:
