@@ -21,6 +21,7 @@ the seed, the player count and the step, and replays exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -32,6 +33,7 @@ import pytest
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_ZONE
 
 FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
@@ -180,9 +182,10 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
         if entry["to"] is not None and (seat is None or seat not in entry["to"]):
             raise PropertyFailure(f"seat {seat} reads the log line {entry['msg']} meant for {entry['to']}")
     hidden = set(st.entities) - before_seen - after_seen
-    for entry in st.log[log_from:]:
+    for index, entry in enumerate(st.log[log_from:], log_from):
         if entry["to"] is None:
-            leaked = {e for e in entity_ids_in(entry["args"], hidden) if _identity_hidden(rules, st, e, seat)}
+            named = entity_ids_in(entry["args"], hidden) - SEEN_WHEN_LOGGED.get((id(st), index, seat), set())
+            leaked = {e for e in named if _identity_hidden(rules, st, e, seat)}
             if leaked:
                 raise PropertyFailure(f"seat {seat}: log line {entry['msg']} names hidden {sorted(leaked)}")
 
@@ -199,6 +202,33 @@ def _identity_hidden(rules, st, eid: str, seat: int | None) -> bool:
     name = zone.partition("@")[0]
     vis = rules.composition.zones[name].value.visibility
     return vis == "owner" and visibility_of(rules, zone, seat) != "all"
+
+
+# (id of the state, log index, seat) -> what the seat could identify when the line was written:
+# a card played face up and then, in the same step, shuffled back and dealt to a hand was seen
+# when it was named, though neither before nor after the step
+SEEN_WHEN_LOGGED: dict[tuple, set[str]] = {}
+
+
+@contextlib.contextmanager
+def seen_when_logged(rules):
+    """Record, for every public log line, what each seat could identify at that moment."""
+    original = vm.Runtime.add_log
+
+    def add_log(rt, message, to, args):
+        original(rt, message, to, args)
+        st = rt.state
+        if st.log[-1]["to"] is None:
+            named = entity_ids_in(st.log[-1]["args"], set(st.entities))
+            for seat in [*range(st.players), None]:
+                SEEN_WHEN_LOGGED[(id(st), len(st.log) - 1, seat)] = named & seen_by(rules, st, seat)
+
+    vm.Runtime.add_log = add_log
+    try:
+        yield
+    finally:
+        vm.Runtime.add_log = original
+        SEEN_WHEN_LOGGED.clear()
 
 
 def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: int) -> list[set[str]]:
@@ -227,6 +257,11 @@ def play_checked(rules, players: int, seed: int, reload: bool = True, reload_str
         PropertyFailure: a property failed (the message names the seed, players and step).
         RulesError: the module's rules failed while running.
     """
+    with seen_when_logged(rules):
+        return _play_checked(rules, players, seed, reload, reload_strict, **options)
+
+
+def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: bool, **options) -> dict:
     rnd = random.Random(seed * 7919 + players)
     game = Game.new(rules, players=players, seed=seed, **options)
     expected = Counter(ent[E_COMP] for ent in game.state.entities.values())
