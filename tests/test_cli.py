@@ -334,3 +334,12 @@ def test_no_traceback_from_the_real_process(tmp_path):
                               text=True, env=env, cwd=tmp_path, timeout=60)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert proc.stderr.startswith("nemesis: ")
+
+
+def test_mode_is_short_for_the_mode_option(capsys):
+    board = str(ROOT / "tests" / "fixtures" / "base_testboard")
+    code, out, _ = run(capsys, "simulate", "--modules", f"base,{board}", "--players", "3", "--games", "2",
+                       "--jobs", "1", "--mode", "coop")
+    assert code == 0 and "options mode=coop" in out.splitlines()[0]
+    code, _, err = run(capsys, "simulate", "--modules", TOY, "--games", "2", "--mode", "coop")
+    assert code == 2 and "unknown option `mode` (options: length)" in err

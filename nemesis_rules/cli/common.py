@@ -49,6 +49,15 @@ def add_module_args(parser: argparse.ArgumentParser, lang: bool = True) -> None:
 def add_option_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option (repeatable), e.g. --option length=short")
+    parser.add_argument("--mode", action=_AsOption, metavar="MODE",
+                        help="short for --option mode=MODE, for rulesets with a `mode` option")
+
+
+class _AsOption(argparse.Action):
+    """`--mode X` is `--option mode=X`."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        namespace.option = [*(namespace.option or []), f"{self.dest}={values}"]
 
 
 def module_list(values: Sequence[str] | None) -> list[str]:
