@@ -238,3 +238,11 @@ def test_simulate_1000_games_heuristic_crew_survival_beats_random(capsys):
         rates[kind] = int(line.split()[2])
         assert "errors: none" in out
     assert rates["heuristic"] > 2 * rates["random"], rates
+
+
+def test_a_counted_zone_keeps_peeked_places_and_puts_public_ones_last(rules):
+    seen = {"players": 1, "options": {}, "counters": {}, "entities": {
+        e: {"kind": "card", "component": e, "zone": "pile", "props": {}, "face_up": True} for e in ("a", "b")},
+        "zones": {"pile": {"size": 4, "public": ["b"], "known": {"a": 3}}}}
+    members = seen_state(rules.program, seen, rules.fingerprint).zones["pile"]
+    assert members[3] == "a" and members[2] == "b" and all(m.startswith("?") for m in members[:2])

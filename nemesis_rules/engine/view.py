@@ -135,12 +135,16 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
 
 
 def _counted_members(zone: dict[str, Any], hidden) -> list[str]:
-    """A counted zone's members: peeked entities where they lie, public ones last (their place is
-    not shown), placeholders made by `hidden()` elsewhere."""
+    """A counted zone's members: peeked entities where they lie, public ones in the last free
+    places (where they lie is not shown), placeholders made by `hidden()` elsewhere."""
+    members: list[str | None] = [None] * zone["size"]
+    for e, i in zone.get("known", {}).items():
+        members[i] = e
     public = list(zone.get("public", ()))
-    at = {i: e for e, i in zone.get("known", {}).items()}
-    rest = zone["size"] - len(public)
-    return [at[i] if i in at else hidden() for i in range(rest)] + public
+    free = [i for i, m in enumerate(members) if m is None]
+    for e, i in zip(public, free[len(free) - len(public):], strict=True):
+        members[i] = e
+    return [m if m is not None else hidden() for m in members]
 
 
 class SeenFunctions:
@@ -150,9 +154,6 @@ class SeenFunctions:
     def __init__(self, program: Program, seen: dict[str, Any], ruleset: str) -> None:
         self.program = program
         self.rt = vm.Runtime(program, seen_state(program, seen, ruleset))
-
-    def defines(self, name: str) -> bool:
-        return name in self.program.fns
 
     def call(self, name: str, *args: Any) -> Any:
         """`name(*args)`; raises RulesError naming the call when the function fails."""
