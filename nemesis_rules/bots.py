@@ -35,12 +35,11 @@ BOT_KINDS = ("random", "heuristic")
 class Seen:
     """What a bot may look at: its seat, the decision, and its seat's view (made on demand)."""
 
-    __slots__ = ("seat", "decision", "modules", "_game", "_view", "_hints")
+    __slots__ = ("seat", "decision", "_game", "_view", "_hints")
 
     def __init__(self, game: Game, seat: int, decision: Decision) -> None:
         self.seat = seat
         self.decision = decision
-        self.modules = game.rules.modules
         self._game = game
         self._view: dict[str, Any] | None = None
         self._hints: list[float] | None = None
