@@ -204,10 +204,10 @@ def test_base_bot_checks_the_course_then_steers_for_its_destination(rules):
     (card,) = game.state.zones["coordinates_space"]
     primitives.peek(game._runtime, "player1", card)          # what check_coordinates does
     course = [props(game, card)[f"destination_{x}"] for x in "abcd"]
-    wanted = course.index("earth")
-    if course[game.state.counters["destination"]] != "earth":
-        assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "set_destination"
-    assert course[pick(game, "destination_space", [0, 1, 2, 3])] == "earth" == course[wanted]
+    game.state.counters["destination"] = course.index("mars")  # off course
+    assert pick(game, "pick_action", ["flight_control", "movement", None]) == "flight_control"
+    assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "set_destination"
+    assert course[pick(game, "destination_space", [0, 1, 2, 3])] == "earth"
 
 
 def test_checking_the_coordinates_lets_that_player_see_the_card(rules):

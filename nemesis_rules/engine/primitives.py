@@ -555,8 +555,10 @@ def shuffle(rt, zone):
     for i in range(len(z) - 1, 0, -1):
         j = rt.below(i + 1)
         z[i], z[j] = z[j], z[i]
-    for e in z:  # a peeked entity is lost in the shuffle
-        rt.state.known.pop(e, None)
+    known = rt.state.known
+    if known:  # a peeked entity is lost in the shuffle
+        for e in z:
+            known.pop(e, None)
     rt.memo.clear()
 
 

@@ -283,7 +283,7 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
     _check_entry(comp, env)
     comp.diagnostics += checker.diagnostics
     _unused_procs(comp, env)
-    _engine_called(comp)
+    _engine_called(comp, env)
 
 
 def _when_and_body(checker: Checker, params, when, body) -> None:
@@ -356,20 +356,26 @@ ENGINE_CALLED = {
 HOOK_NAMES = set(ENGINE_CALLED)
 
 
-def _engine_called(comp: Composition) -> None:
+def _engine_called(comp: Composition, env: Environment) -> None:
     for name, (what, params) in ENGINE_CALLED.items():
-        for table, kind in ((comp.procs, "procedure"), (comp.fns, "function")):
-            d = table.get(name)
-            if d is None:
-                continue
-            if kind != what:
-                comp.diagnostics.append(Diagnostic(
-                    "E402", f"the engine calls `{name}` as a {what}, but it is a {kind}", d.span,
-                    help=f"declare it as `{'fn' if what == 'function' else 'proc'} {name}({', '.join(params)})`"))
-            elif len(d.value.params) != len(params):
-                comp.diagnostics.append(Diagnostic(
-                    "E400", f"the engine calls {what} `{name}` with {len(params)} arguments "
-                    f"({', '.join(params)}), it takes {len(d.value.params)}", d.span))
+        declared = comp.procs.get(name) or comp.fns.get(name)
+        if declared is not None:
+            _callable_shape(comp, env.callables[name], name, what, params, declared.span, "an engine hook")
+
+
+def _callable_shape(comp: Composition, target, name: str, what: str, params: tuple[str, ...], span: Span,
+                    where: str) -> None:
+    """What the engine calls by name must be a `what` with these parameters (E402, E400)."""
+    keyword = "fn" if what == "function" else "proc"
+    if target.what != what:
+        comp.diagnostics.append(Diagnostic(
+            "E402", f"{where} names the {target.what} `{name}`; the engine calls it as a {what}", span,
+            help=f"declare it as `{keyword} {name}({', '.join(params)}) ...`"))
+    elif len(target.params) != len(params):
+        n = len(params)
+        comp.diagnostics.append(Diagnostic(
+            "E400", f"{where}: `{name}` must take {n} parameter{'s' if n > 1 else ''} ({', '.join(params)}): "
+            f"the engine calls it with {n} argument{'s' if n > 1 else ''}; it takes {len(target.params)}", span))
 
 
 def _unused_procs(comp: Composition, env: Environment) -> None:
@@ -421,12 +427,8 @@ def _check_player_function(comp: Composition, env: Environment, where: str, name
         functions = [n for n, c in env.callables.items() if c.what == "function"]
         comp.diagnostics.append(Diagnostic("E302", f"{where}: unknown function `{name}`", span,
                                            help=did_you_mean(name, functions) or f"add `fn {name}(p) = ...`"))
-    elif target.what != "function":
-        comp.diagnostics.append(Diagnostic("E402", f"{where} names the {target.what} `{name}`; it must be a "
-                                           "function", span, help=f"declare it as `fn {name}(p) = ...`"))
-    elif len(target.params) != 1:
-        comp.diagnostics.append(Diagnostic("E400", f"{where}: function `{name}` must take 1 parameter (a player), "
-                                           f"it takes {len(target.params)}", span))
+    else:
+        _callable_shape(comp, target, name, "function", ("player",), span, where)
     env.called.add(name)
 
 
