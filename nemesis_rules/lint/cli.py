@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nemesis_rules.dsl.diagnostics import Diagnostic
-from nemesis_rules.lint import formats, runner
+from nemesis_rules.lint import fixes, formats, runner
 from nemesis_rules.lint.codes import FATAL_CODES, lookup, suggest
 from nemesis_rules.lint.noqa import Suppressions
 from nemesis_rules.lint.selection import CodeFilter, UsageError, build_filter
@@ -53,7 +53,12 @@ def _run(argv: list[str]) -> int:
         return _usage_error(str(error))
     if args.statistics and args.format not in ("text", "concise"):
         return _usage_error("--statistics works with the text formats only")
-    findings, sources = collect(args.paths or [default_path()], code_filter)
+    paths = args.paths or [default_path()]
+    findings, sources = collect(paths, code_filter)
+    if args.diff:
+        return _show_fixes(findings, sources)
+    if args.fix and _apply_fixes(findings, sources):
+        findings, sources = collect(paths, code_filter)
     _write(_render(args, findings, sources), colour=args.format in ("text", "concise"))
     return exit_status(findings, strict=args.strict)
 
@@ -83,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     parser.add_argument("--statistics", action="store_true",
                         help="print the number of findings a code instead of the findings")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (a single did-you-mean), then report what is left")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
     parser.add_argument("--explain", metavar="CODE",
                         help="explain a code (or name): what it does, why, and the fix")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
@@ -144,6 +153,37 @@ def exit_status(findings: Sequence[Diagnostic], strict: bool = False) -> int:
     if any(formats.severity_of(d) == "error" for d in findings) or (strict and findings):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """File -> (text now, text after the safe fixes), for the files a fix changes."""
+    edits: dict[str, list[fixes.Edit]] = {}
+    for d in findings:
+        source = sources.get(d.span.file)
+        edit = fixes.suggestion_fix(d, source) if source is not None else None
+        if edit is not None:
+            edits.setdefault(d.span.file, []).append(edit)
+    planned = {}
+    for file, file_edits in edits.items():
+        after, _ = fixes.apply(sources[file], file_edits)
+        if after != sources[file]:
+            planned[file] = (sources[file], after)
+    return planned
+
+
+def _show_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
+    planned = planned_fixes(findings, sources)
+    _write("".join(fixes.unified_diff(f, *planned[f]) for f in sorted(planned)), colour=False)
+    return EXIT_FINDINGS if planned else EXIT_CLEAN
+
+
+def _apply_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
+    planned = planned_fixes(findings, sources)
+    for file, (_, after) in planned.items():
+        Path(file).write_text(after, encoding="utf-8")
+    if planned:
+        _say_error(f"fixed {len(planned)} file(s): {', '.join(sorted(planned))}")
+    return len(planned)
 
 
 def _render(args: argparse.Namespace, findings: list[Diagnostic], sources: dict[str, str]) -> str:

@@ -5,10 +5,13 @@ Nothing here raises on bad input: every problem becomes a diagnostic with file, 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
 import re
 import types
 import typing
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,39 @@ from nemesis_rules.ruleset.records import (
 
 MAX_FILE_BYTES = 4_000_000
 COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}
+
+
+@attrs.define
+class Editing:
+    """An editor's view of the files (the language server): unsaved buffers are read instead of
+    the files, and each file's last parse is kept, so a change re-parses only what changed."""
+
+    buffers: dict[Path, str] = attrs.Factory(dict)  # resolved path -> text
+    parses: dict[tuple, tuple[str, Any]] = attrs.Factory(dict)  # (what, file, ...) -> (text, result)
+
+    def parsed(self, key: tuple, text: str, parse: Callable[[], Any]) -> Any:
+        kept = self.parses.get(key)
+        if kept is None or kept[0] != text:
+            kept = self.parses[key] = (text, parse())
+        return kept[1]
+
+
+_EDITING: contextvars.ContextVar[Editing | None] = contextvars.ContextVar("editing", default=None)
+
+
+@contextlib.contextmanager
+def editing(session: Editing) -> Iterator[Editing]:
+    """Load modules as `session` sees them (see `Editing`) inside the `with` block."""
+    token = _EDITING.set(session)
+    try:
+        yield session
+    finally:
+        _EDITING.reset(token)
+
+
+def _memo(key: tuple, text: str, parse: Callable[[], Any]) -> Any:
+    session = _EDITING.get()
+    return parse() if session is None else session.parsed(key, text, parse)
 
 
 @attrs.define
@@ -199,9 +235,14 @@ def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]
     text, diags = read_text(path, file)
     if text is None:
         return None, None, diags
+    raw, diags = _memo(("yaml", file), text, lambda: _parse_yaml(text, file))
+    return raw, text, list(diags)
+
+
+def _parse_yaml(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
     yaml = YAML(typ="rt", pure=True)
     try:
-        return yaml.load(io.StringIO(text)), text, []
+        return yaml.load(io.StringIO(text)), []
     except MarkedYAMLError as err:
         # an unclosed quote or bracket is found at the end of the file: point at where it opened
         opened = err.context_mark is not None and "end of stream" in str(err.problem or "")
@@ -210,13 +251,13 @@ def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]
         msg = (err.problem or err.context or "invalid YAML").strip()
         quote = _unclosed_quote(text, line)
         if quote is not None:
-            return None, text, [Diagnostic("E103", "YAML: a quote opened here is not closed on its line",
+            return None, [Diagnostic("E103", "YAML: a quote opened here is not closed on its line",
                                            Span(file, quote[0], quote[1], quote[0], quote[1] + 1),
                                            help=f"close the quote (the parser then stopped at line {line}: {msg})")]
-        return None, text, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),
+        return None, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),
                                        help="check indentation, colons and quotes")]
     except (YAMLError, ValueError, RecursionError, TypeError, AttributeError) as err:
-        return None, text, [Diagnostic("E103", f"YAML: {type(err).__name__}: {str(err)[:200]}",
+        return None, [Diagnostic("E103", f"YAML: {type(err).__name__}: {str(err)[:200]}",
                                        Span(file, 1, 1, 1, 2))]
 
 
@@ -237,6 +278,9 @@ def _unclosed_quote(text: str, up_to: int) -> tuple[int, int] | None:
 
 def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
     span = Span(file, 1, 1, 1, 2)
+    session = _EDITING.get()
+    if session is not None and path.resolve() in session.buffers:
+        return session.buffers[path.resolve()], []
     try:
         if path.is_dir():
             return None, [Diagnostic("E104", "a folder where a file was expected", span)]
@@ -349,7 +393,7 @@ def _load_script(src: ModuleSource, path: Path, file: str) -> None:
     if text is None:
         return
     src.sources[file] = text
-    tree, diags = parse_module(text, file)
+    tree, diags = _memo(("nem", file), text, lambda: parse_module(text, file))
     src.diagnostics += diags
     if tree is not None:
         src.scripts.append(tree)
@@ -431,4 +475,6 @@ def _leading_blank(value: str) -> int:
 
 
 def parse_script(script: Script, file: str) -> tuple[ast.Body | None, list[Diagnostic]]:
-    return parse_body(script.text, file, script.line_offset, script.col_offset)
+    key = ("script", file, script.line_offset, script.col_offset)
+    tree, diags = _memo(key, script.text, lambda: parse_body(script.text, file, script.line_offset, script.col_offset))
+    return tree, list(diags)
