@@ -67,7 +67,7 @@ def noqa_edit(diagnostic: Diagnostic, source: str) -> Edit | None:
     code = diagnostic.code
     existing = re.search(r"#\s*noqa\b(:[^#]*)?", line, re.IGNORECASE)
     if existing and not existing.group(1):
-        return None  # a bare `# noqa` already suppresses every code
+        return None  # a bare noqa comment already suppresses every code
     if existing:
         new_line = line[: existing.end()].rstrip() + f", {code}" + line[existing.end():]
     else:

@@ -1,0 +1,5 @@
+import sys
+
+from nemesis_rules.lsp import main
+
+sys.exit(main())
