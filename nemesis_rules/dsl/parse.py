@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     LarkError,
@@ -504,6 +505,45 @@ def parse_module(text: str, file: str = "<string>") -> tuple[ast.Module | None, 
     if not diags:  # the chunks parse alone but not together: report the whole-file error
         diags = _parse_or_diagnose(text, "start", file, 0, 0)[1]
     return None, diags
+
+
+def parse_module_reusing(text: str, file: str, kept: dict[str, tuple[int, tuple]]) -> tuple[ast.Module | None, list[Diagnostic]]:
+    """`parse_module`, parsing again only the top-level declarations whose text is not in `kept`
+    (text -> (line offset, trees) from the last call): an editor re-checks a file after a change.
+
+    A file with a syntax error goes through `parse_module`, so it reports exactly the same."""
+    text = _normalise(text)
+    if _too_long(text, file):
+        return parse_module(text, file)
+    decls: list[ast.Decl] = []
+    fresh: dict[str, tuple[int, tuple]] = {}
+    for offset, chunk in _chunks(text):
+        was, trees = kept.get(chunk, (0, None))
+        if trees is None:
+            tree = _parse_or_diagnose(_normalise(chunk), "start", file, 0, 0)[0]
+            if tree is None:
+                return parse_module(text, file)
+            trees = tree.decls
+        trees = _moved(trees, offset - was)
+        fresh[chunk] = (offset, trees)
+        decls += trees
+    kept.clear()
+    kept.update(fresh)
+    span = Span(file, decls[0].span.line, 1, decls[-1].span.end_line, decls[-1].span.end_column) if decls else Span(file)
+    return ast.Module(tuple(decls), span=span), irregular_indentation(text, file)
+
+
+def _moved(node, lines: int):
+    """`node` with every span `lines` further down."""
+    if not lines:
+        return node
+    if isinstance(node, tuple):
+        return tuple(_moved(n, lines) for n in node)
+    if isinstance(node, Span):
+        return node.shifted(lines)
+    if isinstance(node, ast.NODE_TYPES):
+        return attrs.evolve(node, **{f.name: _moved(getattr(node, f.name), lines) for f in attrs.fields(type(node))})
+    return node
 
 
 def parse_body(

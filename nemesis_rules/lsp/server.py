@@ -26,7 +26,7 @@ from nemesis_rules.lsp.analysis import Definition, Project
 from nemesis_rules.ruleset.compose import Composition
 from nemesis_rules.version import __version__
 
-DEBOUNCE_SECONDS = 0.15  # typing bursts are checked once, after a short pause
+DEBOUNCE_SECONDS = 0.05  # typing bursts are checked once, after a short pause
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 SYMBOL_KIND = {"procedure": lsp.SymbolKind.Function, "function": lsp.SymbolKind.Function,
                "event": lsp.SymbolKind.Event, "action": lsp.SymbolKind.Method,

@@ -24,7 +24,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
-from nemesis_rules.dsl.parse import parse_body, parse_module
+from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
 from nemesis_rules.ruleset.records import (
     Catalog,
     Component,
@@ -45,6 +45,7 @@ class Editing:
 
     buffers: dict[Path, str] = attrs.Factory(dict)  # resolved path -> text
     parses: dict[tuple, tuple[str, Any]] = attrs.Factory(dict)  # (what, file, ...) -> (text, result)
+    declarations: dict[str, dict] = attrs.Factory(dict)  # file -> its declarations' trees by text
 
     def parsed(self, key: tuple, text: str, parse: Callable[[], Any]) -> Any:
         kept = self.parses.get(key)
@@ -393,13 +394,37 @@ def _load_script(src: ModuleSource, path: Path, file: str) -> None:
     if text is None:
         return
     src.sources[file] = text
-    tree, diags = _memo(("nem", file), text, lambda: parse_module(text, file))
+    session = _EDITING.get()
+    if session is None:
+        tree, diags = parse_module(text, file)
+    else:
+        tree, diags = session.parsed(("nem", file), text, lambda: parse_module_reusing(
+            text, file, session.declarations.setdefault(file, {})))
     src.diagnostics += diags
     if tree is not None:
         src.scripts.append(tree)
 
 
 def _load_component_file(src: ModuleSource, path: Path, file: str) -> None:
+    session = _EDITING.get()
+    if session is None:
+        return _read_component_file(src, path, file)
+    text = read_text(path, file)[0]
+    part = session.parsed(("components", file, src.id), text or "", lambda: _component_part(src, path, file))
+    src.files += part.files
+    src.components += part.components
+    src.diagnostics += part.diagnostics
+    src.sources.update(part.sources)
+
+
+def _component_part(src: ModuleSource, path: Path, file: str) -> ModuleSource:
+    """What one component file adds to its module (records are frozen: it can be kept)."""
+    part = ModuleSource(src.path, manifest=src.manifest)
+    _read_component_file(part, path, file)
+    return part
+
+
+def _read_component_file(src: ModuleSource, path: Path, file: str) -> None:
     record, raw = _read_record(src, path, file, ComponentFile)
     if record is None:
         return
