@@ -155,6 +155,25 @@ def test_completion_after_a_dot_offers_props(session):
     assert "move" not in labels  # primitives are not props
 
 
+def test_completion_of_a_yaml_kind_offers_kinds(session):
+    cards = session.mod / "cards.yaml"
+    line, column = _position_of(cards, "kind: trick_card", offset=len("kind: "))
+    result = session.run(session.client.text_document_completion_async(lsp.CompletionParams(**_fields(
+        session.at(cards, line, column)))))
+    labels = {item.label for item in result.items}
+    assert {"trick_card", "item_card"} <= labels and "roll" not in labels
+
+
+def test_formatting_gives_the_printers_layout(session, tmp_path):
+    messy = session.mod / "rules" / "messy.nem"
+    messy.write_text("fn  twice( x )=x*2   # doubled\n")
+    uri = from_fs_path(str(messy))
+    session.open(messy)
+    edits = session.run(session.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri), lsp.FormattingOptions(tab_size=4, insert_spaces=True))))
+    assert [e.new_text for e in edits] == ["fn twice(x) = x * 2  # doubled\n"]  # the comment keeps its column
+
+
 def test_definition_jumps_from_the_mod_into_base(session):
     line, column = _position_of(session.script, "draw_attack_card", offset=3)
     found = session.run(session.client.text_document_definition_async(lsp.DefinitionParams(**_fields(

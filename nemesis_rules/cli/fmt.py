@@ -40,7 +40,12 @@ def nem_files(paths: list[Path]) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     changed, broken = [], 0
     for path in nem_files(args.paths or [rulesets_dir()]):
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            broken += 1
+            print(f"{path.as_posix()}: cannot read: {error}", file=sys.stderr)
+            continue
         result = fmt.format_text(text, path.as_posix())
         if result.text is None:
             broken += 1

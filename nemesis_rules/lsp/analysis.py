@@ -62,16 +62,23 @@ class Project:
     def __init__(self) -> None:
         self.session = Editing()
         self._compositions: dict[Path, Composition] = {}
+        self._definitions: dict[int, dict[str, Definition]] = {}  # id(composition) -> its names
+        self._lines: dict[str, list[str]] = {}  # a span's file -> its lines
         self._everything = build_filter(None, None)
 
     # ---- buffers ----
     def set_text(self, path: Path, text: str) -> None:
         self.session.buffers[path.resolve()] = text
-        self._compositions.clear()
+        self._changed()
 
     def close(self, path: Path) -> None:
         self.session.buffers.pop(path.resolve(), None)
+        self._changed()
+
+    def _changed(self) -> None:
         self._compositions.clear()
+        self._definitions.clear()
+        self._lines.clear()
 
     def text(self, path: Path) -> str:
         path = path.resolve()
@@ -102,6 +109,11 @@ class Project:
 
     # ---- names ----
     def definitions(self, comp: Composition) -> dict[str, Definition]:
+        if id(comp) not in self._definitions:
+            self._definitions[id(comp)] = self._declared(comp)
+        return self._definitions[id(comp)]
+
+    def _declared(self, comp: Composition) -> dict[str, Definition]:
         found: dict[str, Definition] = {}
         for table, what in TABLES.items():
             for name, d in getattr(comp, table).items():
@@ -113,7 +125,9 @@ class Project:
 
     def _name_span(self, span: Span, name: str) -> Span:
         """The name inside a declaration's span (its header), else the span's start."""
-        lines = self.text(resolve(span.file)).split("\n")
+        if span.file not in self._lines:
+            self._lines[span.file] = self.text(resolve(span.file)).split("\n")
+        lines = self._lines[span.file]
         for number in range(span.line, min(span.end_line, span.line + 2, len(lines)) + 1):
             m = re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", lines[number - 1])
             if m:
