@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--statistics", action="store_true",
                         help="print the number of findings a code instead of the findings")
     parser.add_argument("--fix", action="store_true",
-                        help="apply the safe fixes (a single did-you-mean), then report what is left")
+                        help="apply the safe fixes (a single did-you-mean, a translation stub), then report what is left")
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
     parser.add_argument("--explain", metavar="CODE",
@@ -161,8 +161,9 @@ def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> di
     for d in findings:
         source = sources.get(d.span.file)
         edit = fixes.suggestion_fix(d, source) if source is not None else None
-        if edit is not None:
-            edits.setdefault(d.span.file, []).append(edit)
+        for found in (edit, fixes.translation_stub(d, sources.get)):
+            if found is not None and found.file in sources:
+                edits.setdefault(found.file, []).append(found)
     planned = {}
     for file, file_edits in edits.items():
         after, _ = fixes.apply(sources[file], file_edits)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -50,6 +50,45 @@ def suggestion_fix(diagnostic: Diagnostic, source: str) -> Edit | None:
     start = found[0] + 1
     return Edit(span.file, span.line, start, span.line, start + len(wrong), right,
                 f"Replace `{wrong}` with `{right}`")
+
+
+_MISSING = re.compile(r"^`(names|messages)\.([^`]+)` has no (\w+) translation")
+STUB_MARK = "# TODO: translate (English copy)"
+
+
+def translation_stub(diagnostic: Diagnostic, read: Callable[[str], str | None]) -> Edit | None:
+    """For a key missing in a language (W600): the English entry copied into that language's
+    catalog, marked for translation (players see the same English text as before)."""
+    m = _MISSING.match(diagnostic.message)
+    file = diagnostic.span.file
+    if m is None or not file.endswith("/en.yaml"):
+        return None
+    section, key, lang = m.groups()
+    target = file[: -len("en.yaml")] + f"{lang}.yaml"
+    english = (read(file) or "").split("\n")
+    number = diagnostic.span.line
+    entry = re.match(rf"\s*{re.escape(key)}:\s*(.*?)\s*(#.*)?$", english[number - 1]) if number <= len(english) else None
+    translated = read(target)
+    if translated is None or entry is None or not entry.group(1) or entry.group(1)[0] in "|>":
+        return None
+    return _insert_entry(target, translated, section, f"{key}: {entry.group(1)}  {STUB_MARK}")
+
+
+def _insert_entry(file: str, text: str, section: str, entry: str) -> Edit | None:
+    """An edit adding `entry` at the end of the block mapping `section:` of a YAML text."""
+    lines = text.split("\n")
+    heads = [i for i, line in enumerate(lines) if re.match(rf"{section}:\s*(#.*)?$", line)]
+    if not heads:
+        end = len(lines) if lines[-1] else len(lines) - 1
+        return Edit(file, end + 1, 1, end + 1, 1, f"{section}:\n  {entry}\n", f"Add `{section}:` with a stub")
+    last, indent = heads[0], "  "
+    for i in range(heads[0] + 1, len(lines)):
+        line = lines[i]
+        if line.strip() and not line[:1].isspace() and not line.startswith("#"):
+            break
+        if line.strip() and not line.lstrip().startswith("#"):
+            last, indent = i, line[: len(line) - len(line.lstrip())]
+    return Edit(file, last + 2, 1, last + 2, 1, f"{indent}{entry}\n", "Add a stub marked for translation")
 
 
 def _word(name: str) -> re.Pattern[str]:

@@ -80,6 +80,11 @@ class Project:
         self._definitions.clear()
         self._lines.clear()
 
+    def read(self, file: str) -> str | None:
+        """A span's file as the editor has it, or None when it does not exist."""
+        path = resolve(file)
+        return self.text(path) if path in self.session.buffers or path.is_file() else None
+
     def text(self, path: Path) -> str:
         path = path.resolve()
         if path in self.session.buffers:

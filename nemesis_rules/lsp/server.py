@@ -237,11 +237,14 @@ def code_actions(ls: NemesisServer, params: lsp.CodeActionParams) -> list[lsp.Co
     for d in ls.findings.get(uri, []):
         if not _overlaps(to_range(d.span), params.range):
             continue
-        for edit, preferred in ((fixes.suggestion_fix(d, source), True), (fixes.noqa_edit(d, source), False)):
+        offered = ((fixes.suggestion_fix(d, source), True), (fixes.translation_stub(d, ls.project.read), True),
+                   (fixes.noqa_edit(d, source), False))
+        for edit, preferred in offered:
             if edit is not None:
+                target = location(Span(edit.file)).uri
                 actions.append(lsp.CodeAction(
                     title=edit.title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[to_lsp(d)],
-                    is_preferred=preferred, edit=lsp.WorkspaceEdit(changes={uri: [text_edit(edit)]})))
+                    is_preferred=preferred, edit=lsp.WorkspaceEdit(changes={target: [text_edit(edit)]})))
     return actions
 
 
