@@ -53,7 +53,7 @@ they `require`.
 | `--ignore CODE[,CODE]` | do not report these codes; the more specific of select and ignore wins |
 | `--strict` | exit 1 on warnings too |
 | `--statistics` | print how many findings each code has instead of the findings |
-| `--fix` | apply the safe fixes (a finding whose help names a single `did you mean`), then report what is left |
+| `--fix` | apply the safe fixes (a single `did you mean`; an English stub marked for translation for W600), then report what is left |
 | `--diff` | print the safe fixes as a unified diff instead of applying them; exit 1 if there are any |
 | `--explain CODE` | print a code's documentation (also `nemesis-lint rule CODE`; a name works too) |
 | `--version` | print the version |
