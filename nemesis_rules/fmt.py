@@ -11,6 +11,7 @@ The result must parse to the same tree, else the file is left alone. Formatting 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable
 
@@ -146,6 +147,7 @@ def _header(lines: list[str] | None, skip: int = 0) -> str | None:
     return lines[skip].strip() if lines and len(lines) > skip else None
 
 
+@functools.lru_cache(maxsize=8192)
 def canonical(code: str, context: str) -> tuple[str | None, str | None]:
     """The printed form of one line of code in `context`, and the context of the block it opens."""
     header = code.endswith(":")
