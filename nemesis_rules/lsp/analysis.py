@@ -106,9 +106,12 @@ class Project:
         if folder is None:
             return None
         if folder not in self._compositions:
-            with editing(self.session):
-                comp = compose([folder], display_root=Path.cwd())
-                validate(comp)
+            try:
+                with editing(self.session):
+                    comp = compose([folder], display_root=Path.cwd())
+                    validate(comp)
+            except Exception:  # the findings report it (E999); navigation just has nothing
+                return None
             self._compositions[folder] = comp
         return self._compositions[folder]
 

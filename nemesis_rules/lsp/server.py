@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+import attrs
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
@@ -101,7 +102,9 @@ async def did_change(ls: NemesisServer, params: lsp.DidChangeTextDocumentParams)
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: NemesisServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    publish(ls, params.text_document.uri)
+    """A saved change can concern the other open files (a mod calling a base procedure)."""
+    for uri in [params.text_document.uri, *(u for u in ls.findings if u != params.text_document.uri)]:
+        publish(ls, uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -163,8 +166,10 @@ def _declared_hover(comp: Composition, d: Definition) -> str:
         body = catalog.explain_declared(rules, d.what, d.name, d.node)
     elif d.what == "kind":
         body = "\n".join(f"{prop}: {type_}" for prop, type_ in d.node.props.items()) or "no props"
+    elif attrs.has(type(d.node)):
+        body = "\n".join(f"{k}: {v}" for k, v in attrs.asdict(d.node).items() if v is not None)
     else:
-        body = repr(d.node)
+        body = f"{d.what}: {d.node}"
     return f"{heading}\n\n```text\n{body}\n```"
 
 
@@ -203,11 +208,12 @@ def completion(ls: NemesisServer, params: lsp.CompletionParams) -> lsp.Completio
     lines = ls.project.text(path).split("\n")
     line = lines[params.position.line] if params.position.line < len(lines) else ""
     before = line[: params.position.character]
-    items = _completions(comp, before, path.suffix in (".yaml", ".yml")) if comp is not None else []
+    text = "\n".join(lines)
+    items = _completions(comp, before, text, path.suffix in (".yaml", ".yml")) if comp is not None else []
     return lsp.CompletionList(is_incomplete=False, items=items)
 
 
-def _completions(comp: Composition, before: str, yaml: bool) -> list[lsp.CompletionItem]:
+def _completions(comp: Composition, before: str, text: str, yaml: bool) -> list[lsp.CompletionItem]:
     head = before[: len(before) - len(re.search(r"\w*$", before).group())]
     if head.endswith("."):
         return [_item(n, what, lsp.CompletionItemKind.Property) for n, what in analysis.props_of(comp).items()]
@@ -220,7 +226,10 @@ def _completions(comp: Composition, before: str, yaml: bool) -> list[lsp.Complet
     for table, what in analysis.TABLES.items():
         items += [_item(n, what, lsp.CompletionItemKind.Reference) for n in getattr(comp, table) if "." not in n]
     items += [_item(n, "component", lsp.CompletionItemKind.Constant) for n in comp.components]
-    return items + [_item(k, "keyword", lsp.CompletionItemKind.Keyword) for k in analysis.KEYWORDS]
+    items += [_item(k, "keyword", lsp.CompletionItemKind.Keyword) for k in analysis.KEYWORDS]
+    offered = {item.label for item in items}
+    return items + [_item(n, "in this file", lsp.CompletionItemKind.Variable)
+                    for n in dict.fromkeys(analysis.WORD.findall(text)) if n not in offered]
 
 
 def _item(label: str, detail: str, kind: lsp.CompletionItemKind) -> lsp.CompletionItem:
