@@ -24,6 +24,7 @@ from nemesis_rules.dsl.parse import parse_body, parse_module
 INDENT = printer.INDENT
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*|\d+|==|!=|<=|>=|\+=|-=|\S')
 _BRACKETS = {"(": 1, "[": 1, ")": -1, "]": -1}
+WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 @attrs.frozen
@@ -182,9 +183,6 @@ def canonical(code: str, context: str) -> tuple[str | None, str | None]:
     return (_header(lines), "body") if header else (_one_line(lines), None)
 
 
-WORD = re.compile(r"[A-Za-z_]\w*")
-
-
 def _opens(code: str, context: str) -> str:
     """The context of the block a (multi-line) header opens."""
     word = (WORD.match(code) or [""])[0]
@@ -229,15 +227,15 @@ def format_text(text: str, file: str = "<string>") -> Formatted:
     if tree is None:
         return Formatted(None, tuple(d for d in diags if d.is_error))
     lines = _logical_lines(text)
-    new_indents = _code_indents(lines)
+    layout = _layout(lines)
     out: list[str] = []
     for i, line in enumerate(lines):
         if line.blank:
             out.append("")
         elif not line.is_code:
-            out.append(" " * _comment_indent(lines, i, new_indents) + line.comment)
+            out.append(" " * _comment_indent(lines, i, layout) + line.comment)
         else:
-            out += _format_code(line, new_indents[i])
+            out += _format_code(line, *layout[i])
     result = _tidy_blank_lines(out)
     if result != text and parse_module(result, file)[0] != tree:
         return Formatted(None, (Diagnostic("E999", "the formatter would change what the file means; "
@@ -245,11 +243,14 @@ def format_text(text: str, file: str = "<string>") -> Formatted:
     return Formatted(result)
 
 
-def _code_indents(lines: list[_Line]) -> dict[int, tuple[int, str, str]]:
-    """For each code line: (new indentation, its context, its printed code or "")."""
-    stack: list[tuple[int, str]] = [(0, "module")]
-    pending: str | None = None
-    found: dict[int, tuple[int, str, str]] = {}
+def _layout(lines: list[_Line]) -> dict[int, tuple[int, str]]:
+    """For each code line: its new indentation and its printed code ("" when kept as written).
+
+    Blocks are followed as the parser's indenter does; each block knows what it holds
+    (declarations, statements, a match's cases, a phase's steps)."""
+    stack: list[tuple[int, str]] = [(0, "module")]  # (indentation, context) of the open blocks
+    pending: str | None = None  # the context of the block the last header opens
+    found: dict[int, tuple[int, str]] = {}
     for i, line in enumerate(lines):
         if not line.is_code:
             continue
@@ -264,12 +265,11 @@ def _code_indents(lines: list[_Line]) -> dict[int, tuple[int, str, str]]:
         else:
             code = _split_comment(line.physical[-1])[0].rstrip()
             printed, pending = "", (_opens(line.physical[0].strip(), context) if code.endswith(":") else None)
-        found[i] = (len(INDENT) * (len(stack) - 1), context, printed)
+        found[i] = (len(INDENT) * (len(stack) - 1), printed)
     return found
 
 
-def _format_code(line: _Line, new: tuple[int, str, str]) -> list[str]:
-    indent, _, printed = new
+def _format_code(line: _Line, indent: int, printed: str) -> list[str]:
     if len(line.physical) > 1:  # written over several lines: kept, moved with its first line
         shift = indent - line.indent
         return [_shifted(p.expandtabs(8), shift) for p in line.physical]
@@ -289,7 +289,7 @@ def _shifted(line: str, shift: int) -> str:
     return line[min(lead, -shift):].rstrip()
 
 
-def _comment_indent(lines: list[_Line], i: int, new: dict[int, tuple[int, str, str]]) -> int:
+def _comment_indent(lines: list[_Line], i: int, new: dict[int, tuple[int, str]]) -> int:
     """A comment line moves with the code line next to it that it was aligned with."""
     own = lines[i].indent
     for step in (1, -1):
