@@ -185,6 +185,15 @@ def test_definition_jumps_from_the_mod_into_base(session):
     assert target[found[0].range.start.character:].startswith("draw_attack_card")
 
 
+def test_references_reach_from_the_mod_into_base(session):
+    line, column = _position_of(session.script, "draw_attack_card", offset=3)
+    found = session.run(session.client.text_document_references_async(lsp.ReferenceParams(
+        context=lsp.ReferenceContext(include_declaration=False), **_fields(session.at(session.script, line, column)))))
+    files = {loc.uri.rsplit("/", 2)[-2] + "/" + loc.uri.rsplit("/", 1)[-1] for loc in found}
+    assert "rules/tricks.nem" in files and any(f.startswith("rules/") and f != "rules/tricks.nem" for f in files)
+    assert any("/rulesets/base/" in loc.uri for loc in found)
+
+
 def test_references_find_the_trigger_and_the_emit(session):
     line, column = _position_of(session.script, "event trick_played", offset=7)
     found = session.run(session.client.text_document_references_async(lsp.ReferenceParams(
