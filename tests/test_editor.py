@@ -107,3 +107,13 @@ def test_the_extension_manifest_points_at_real_files():
 def test_keywords_are_not_names(keyword):
     scopes = [scope for text, scope in tokenize(f"{keyword} x")[0] if text.startswith(keyword)]
     assert scopes and "variable.other" not in scopes[0]
+
+
+def test_the_server_without_its_extra_says_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    from nemesis_rules import lsp
+
+    monkeypatch.setitem(sys.modules, "nemesis_rules.lsp.server", None)  # as if pygls were missing
+    assert lsp.main() == 2
+    assert "pip install 'nemesis-rules[lsp]'" in capsys.readouterr().err
