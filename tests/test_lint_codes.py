@@ -70,8 +70,10 @@ def test_docs_lint_md_has_a_heading_for_every_code():
 
 
 def test_pre_commit_hook():
-    (hook,) = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert hook["id"] == "nemesis-lint" and hook["language"] == "python"
+    hooks = {h["id"]: h for h in YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert hooks["nemesis-fmt"]["entry"] == "nemesis fmt --check"
+    hook = hooks["nemesis-lint"]
+    assert hook["language"] == "python"
     assert hook["entry"] == "nemesis-lint"
     pattern = re.compile(hook["files"])
     assert all(pattern.search(p) for p in ["a/rules.nem", "a/module.yaml", "b.yml"])
