@@ -253,13 +253,13 @@ def _parse_yaml(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
         quote = _unclosed_quote(text, line)
         if quote is not None:
             return None, [Diagnostic("E103", "YAML: a quote opened here is not closed on its line",
-                                           Span(file, quote[0], quote[1], quote[0], quote[1] + 1),
-                                           help=f"close the quote (the parser then stopped at line {line}: {msg})")]
+                                     Span(file, quote[0], quote[1], quote[0], quote[1] + 1),
+                                     help=f"close the quote (the parser then stopped at line {line}: {msg})")]
         return None, [Diagnostic("E103", f"YAML: {msg}", Span(file, line, col, line, col + 1),
-                                       help="check indentation, colons and quotes")]
+                                 help="check indentation, colons and quotes")]
     except (YAMLError, ValueError, RecursionError, TypeError, AttributeError) as err:
         return None, [Diagnostic("E103", f"YAML: {type(err).__name__}: {str(err)[:200]}",
-                                       Span(file, 1, 1, 1, 2))]
+                                 Span(file, 1, 1, 1, 2))]
 
 
 def _unclosed_quote(text: str, up_to: int) -> tuple[int, int] | None:
