@@ -45,8 +45,9 @@ def test_base_components_of_the_old_race_are_gone(rules):
     game = Game.new(rules, players=2, seed=3)
     ids = set(game.state.entities)
     for gone in ("larva_figure#1", "queen_figure", "queen_token", "blank_token", "attack_claw_3",
-                 "event_coolant_leak", "room_covered_with_slime"):
+                 "event_coolant_leak"):
         assert gone not in ids
+    assert game.state.entities["room_covered_with_slime"][1] == "game_box"   # out of the "2" pool (pf L389)
     assert sum(1 for e in ids if e.startswith("void_attack_")) == 20
     assert sum(1 for e in ids if e.startswith("void_event_")) == 20
     assert sum(1 for e in ids if e.startswith("panic_")) == 20
