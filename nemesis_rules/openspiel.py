@@ -31,6 +31,7 @@ from typing import Any
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.engine.view import view as redact
 from nemesis_rules.paths import rulesets_dir
 
 CHANCE_PLAYER = -1
@@ -163,6 +164,10 @@ class ViewEncoder:
         self.parts = {"seat": self.players, "counters": len(self.counters), "zones": len(self.zones),
                       "entities": len(self.entities), "decision": 2}
         self.size = sum(self.parts.values())
+
+    def encode_seat(self, game: Game, seat: int) -> list[float]:
+        """The vector of what `seat` sees in `game` (its view without the log, which it skips)."""
+        return self.encode(redact(game.rules.program, game.state, seat, with_log=False))
 
     def encode(self, seen: dict[str, Any]) -> list[float]:
         """The vector of a view from `Game.view(seat)`."""
@@ -331,7 +336,7 @@ if pyspiel is not None:
 
         def set_from(self, state: NemesisSpielState, player: int) -> None:
             if self.tensor is not None:
-                self.tensor[:] = self.encoder.encode(state.spiel.game.view(player))
+                self.tensor[:] = self.encoder.encode_seat(state.spiel.game, player)
 
         def string_from(self, state: NemesisSpielState, player: int) -> str:
             if not self.recall:
