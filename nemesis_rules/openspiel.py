@@ -164,6 +164,12 @@ class ViewEncoder:
         self.parts = {"seat": self.players, "counters": len(self.counters), "zones": len(self.zones),
                       "entities": len(self.entities), "decision": 2}
         self.size = sum(self.parts.values())
+        limits = game.rules.program.counters
+        inf = float("inf")
+        self.low = ([0.0] * self.players + [_num(limits[c][0], -inf) for c in self.counters]
+                    + [-1.0] * len(self.zones) + [0.0] * len(self.entities) + [0.0, 0.0])
+        self.high = ([1.0] * self.players + [_num(limits[c][1], inf) for c in self.counters]
+                     + [inf] * len(self.zones) + [float(len(self.zones))] * len(self.entities) + [1.0, inf])
 
     def encode_seat(self, game: Game, seat: int) -> list[float]:
         """The vector of what `seat` sees in `game` (its view without the log, which it skips)."""
@@ -183,6 +189,10 @@ class ViewEncoder:
         mine = d is not None and "options" in d
         decision = [1.0 if mine else 0.0, float(len(d["options"]) + d["optional"]) if mine else 0.0]
         return seat + counters + zones + entities + decision
+
+
+def _num(value: Any, default: float) -> float:
+    return default if value is None else float(value)
 
 
 def parse_options(text: str) -> dict[str, Any]:
