@@ -57,6 +57,7 @@ function draw(update) {
   $("result").hidden = !update.result;
   $("result").textContent = update.result ? update.result.text : "";
   $("table").hidden = false;
+  document.body.dataset.decision = d ? d.id : "over"; // lets a test wait for the next update
 }
 
 function showLinks(created) {
