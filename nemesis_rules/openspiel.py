@@ -16,8 +16,8 @@ the order `Game.chance_outcomes()` gives them). Observations are built from the 
 (`Game.view`), so an agent sees what a player may see and no more: as JSON text, or as a
 fixed-length vector (`ViewEncoder`).
 
-With the `openspiel` extra installed, `register_games()` registers every ruleset under
-`rulesets/` as a pyspiel Python game `nemesis_<id>` (see `NemesisSpielGame`):
+With the `openspiel` extra installed, importing this module registers every ruleset under
+`rulesets/` as a pyspiel Python game `nemesis_<id>` (`register_games()`, `NemesisSpielGame`):
 
     pyspiel.load_game("nemesis_base", {"modules": "base+tests/fixtures/base_testboard",
                                         "players": 4, "options": "mode:coop"})
@@ -354,3 +354,4 @@ if pyspiel is not None:
             own = [a for p, a in ((h.player, h.action) for h in state.full_history()) if p == player]
             return state.spiel.information_state_string(player, own)
 
+    register_games()  # as OpenSpiel's own Python games do on import
