@@ -25,10 +25,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 from rich.console import Console
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:
+    raise ImportError(f"nemesis_rules.pettingzoo needs {error.name}: pip install 'nemesis-rules[pettingzoo]'") from error
 
 from nemesis_rules.api import Game
 from nemesis_rules.cli import render

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -19,15 +20,19 @@ def running_server(data: Path, *allowed: Path):
     """`nemesis serve` on 127.0.0.1 and a free port, in its own process; yields the port."""
     args = [sys.executable, "-m", "nemesis_rules.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--data", str(data), *(a for p in (TOY, *allowed) for a in ("--allow-module", str(p)))]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        found = ADDRESS.search(line)
-        assert found, f"no address in {line!r}; stderr: {proc.stderr.read() if proc.poll() is not None else ''}"
-        yield int(found.group(1))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    with tempfile.TemporaryFile("w+") as errors:  # a file, not a pipe: a full pipe would block it
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            line = proc.stdout.readline()
+            found = ADDRESS.search(line)
+            if not found:
+                proc.wait(timeout=20)
+                errors.seek(0)
+                raise AssertionError(f"no address in {line!r}; stderr: {errors.read()}")
+            yield int(found.group(1))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
 
 
 def connect(stack: ExitStack, port: int):

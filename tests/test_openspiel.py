@@ -110,3 +110,12 @@ def test_pyspiel_observations_come_from_the_seat_view():
     assert "entities" not in hand  # the other seat only counts this seat's hand
     copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(copy) == str(state)
+
+
+def test_pyspiel_game_parameters_reach_the_game():
+    pyspiel, _ = _spiel_game(str(TOY), 2)
+    game = pyspiel.load_game("nemesis_base", {"modules": str(TOY), "players": 3, "seed": 8,
+                                              "options": "length:short"})
+    state = game.new_initial_state()
+    assert game.num_players() == 3 and state.spiel.game.state.options == {"length": "short"}
+    assert state.spiel.game.state.seed == 8
