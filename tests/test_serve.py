@@ -35,7 +35,7 @@ def strings(value) -> set[str]:
 
 
 def hidden_from(game: Game, seat: int) -> set[str]:
-    """The entities `seat` may not identify now: in zones it may only count (other hands, the
+    """The entities `seat` (None: a spectator) may not identify now: in zones it may only count (other hands, the
     deck), neither made public nor peeked at by it."""
     st, program = game.state, game.rules.program
     return {e for zone, members in st.zones.items() if zone_visible(program, zone, seat) != "all"
@@ -62,6 +62,9 @@ def test_four_clients_play_a_whole_game_and_never_see_another_seats_hidden_cards
                 "type": "joined", "protocol": 1, "table": table, "seat": seat}
             seen[seat].append(receive(ws))
             clients.append(ws)
+        watcher = connect(stack, port)
+        assert ask(watcher, {"type": "watch", "table": table})["seat"] is None
+        watched = [receive(watcher)]
         moves = 0
         while seen[0][-1]["result"] is None:
             d = seen[0][-1]["decision"]
@@ -72,6 +75,7 @@ def test_four_clients_play_a_whole_game_and_never_see_another_seats_hidden_cards
                                                   "option": rng.choice(mine["options"])["index"]}))
             for seat, ws in enumerate(clients):
                 seen[seat].append(receive(ws))
+            watched.append(receive(watcher))
             moves += 1
     assert moves > 20
     saved = json.loads((tmp_path / f"{table}.json").read_text())
@@ -85,6 +89,9 @@ def test_four_clients_play_a_whole_game_and_never_see_another_seats_hidden_cards
             assert not leaked, f"seat {seat} was sent {leaked} at step {step}"
             assert all(e["to"] is None or seat in e["to"] for e in update["view"]["log"])
             assert not strings(update) & {t for s, t in enumerate(tokens) if s != seat}
+        public = watched[step]  # a spectator gets the public view: no options, no card of any seat
+        assert public["view"] == json.loads(json.dumps(replay.view(None))) and "options" not in (public["decision"] or {})
+        assert not strings(without_log(public)) & hidden_from(replay, None) and not strings(public) & set(tokens)
         if step < moves:
             replay.apply(json.loads(saved["game"])["moves"][step])
     assert replay.over and replay.to_json() == saved["game"]
