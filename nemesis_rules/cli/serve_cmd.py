@@ -24,6 +24,9 @@ def run(args: argparse.Namespace) -> int:
         from nemesis_rules.serve import server, tables
     except ModuleNotFoundError as error:
         raise common.CliError(f"`nemesis serve` needs {error.name}: pip install 'nemesis-rules[serve]'") from None
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        common.err(f"warning: listening on {args.host}: seat tokens travel unencrypted (ws://); "
+                   "put a TLS proxy in front for play across a network")
     store = tables.Tables(args.data, args.allow_module)
     for problem in store.resume():
         common.err(f"not resumed: {problem}")

@@ -58,8 +58,9 @@ class Server:
     async def dispatch(self, ws: ServerConnection, m: dict[str, Any]) -> None:
         kind = m["type"]
         if kind == "create":
-            table = self.tables.create(m["ruleset"], m["seats"], m.get("seed", 0), m.get("options", {}),
-                                       m.get("lang", "en"))
+            # in a thread: loading a ruleset the first time takes seconds, other tables play on
+            table = await asyncio.to_thread(self.tables.create, m["ruleset"], m["seats"], m.get("seed", 0),
+                                            m.get("options", {}), m.get("lang", "en"))
             seats = [{"seat": s, "kind": k, **({"token": table.tokens[s]} if table.tokens[s] else {})}
                      for s, k in enumerate(table.seats)]
             await self.send(ws, {"type": "created", "protocol": PROTOCOL, "table": table.id, "seats": seats})
