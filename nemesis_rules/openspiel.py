@@ -88,9 +88,16 @@ class SpielState:
             self.game.apply(action)
 
     def action_to_string(self, player: int, action: int) -> str:
+        """The action's label; copies that read alike (two tokens of one kind) are told apart by
+        a count, `Token (2)`, since OpenSpiel wants each action of a state named differently."""
         if self.game.is_chance_node:
-            return self.game.rules.label(self.game.chance_outcomes()[action][0])
-        return self.game.decision.options[action].label
+            labels = [self.game.rules.label(value) for value, _ in self.game.chance_outcomes()]
+        else:
+            labels = [o.label for o in self.game.decision.options]
+        label = labels[action]
+        if labels.count(label) == 1:
+            return label
+        return f"{label} ({labels[:action + 1].count(label)})"
 
     def returns(self) -> list[float]:
         """1.0 for each winning seat, 0.0 for the others; all 0.0 before the end."""

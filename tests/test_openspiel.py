@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from nemesis_rules import IllegalMoveError, load_ruleset
+from nemesis_rules import IllegalMoveError, Ruleset, load_ruleset
 from nemesis_rules.openspiel import CHANCE_PLAYER, TERMINAL_PLAYER, SpielState
 from tests.conftest import TOY
 
@@ -119,3 +119,13 @@ def test_pyspiel_game_parameters_reach_the_game():
     state = game.new_initial_state()
     assert game.num_players() == 3 and state.spiel.game.state.options == {"length": "short"}
     assert state.spiel.game.state.seed == 8
+
+
+def test_actions_that_read_alike_get_distinct_names(monkeypatch):
+    rules = load_ruleset(TOY)
+    state = SpielState.new(rules, 2, 5)
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    monkeypatch.setattr(Ruleset, "label", lambda self, value: "Same")  # every outcome reads alike
+    names = [state.action_to_string(CHANCE_PLAYER, a) for a in state.legal_actions()]
+    assert len(names) > 1 and names == [f"Same ({i + 1})" for i in range(len(names))]
