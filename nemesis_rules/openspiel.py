@@ -1,6 +1,6 @@
-"""The shape OpenSpiel users know, over a `Game`: integer actions, a chance player, returns.
+"""Rulesets as OpenSpiel games: integer actions, a chance player, returns, seat views.
 
-A thin adapter, not a second engine, and it needs no `pyspiel`:
+`SpielState` is the shape OpenSpiel users know, over a `Game`, and needs no `pyspiel`:
 
     state = SpielState.new(rules, players=3, seed=7)   # chance nodes explicit
     while not state.is_terminal():
@@ -12,20 +12,32 @@ A thin adapter, not a second engine, and it needs no `pyspiel`:
     state.returns()          # 1.0 for each winner, else 0.0
 
 Actions are option indices at a decision and outcome indices at a chance node (the outcomes in
-the order `Game.chance_outcomes()` gives them). Observations are the seat's view as JSON, so
-an agent sees what a player may see and no more.
+the order `Game.chance_outcomes()` gives them). Observations are built from the seat's view only
+(`Game.view`), so an agent sees what a player may see and no more: as JSON text, or as a
+fixed-length vector (`ViewEncoder`).
+
+With the `openspiel` extra installed, importing this module registers every ruleset under
+`rulesets/` as a pyspiel Python game `nemesis_<id>` (`register_games()`, `NemesisSpielGame`):
+
+    pyspiel.load_game("nemesis_base", {"modules": "base+tests/fixtures/base_testboard",
+                                        "players": 4, "options": "mode:coop"})
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
-from nemesis_rules.api import Game, Ruleset
-from nemesis_rules.dsl.diagnostics import IllegalMoveError
+from nemesis_rules.api import Game, Ruleset, load_ruleset
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.engine.view import view as redact
+from nemesis_rules.paths import rulesets_dir
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
+MAX_ACTIONS = 256  # default bound on a decision's options and a chance node's outcomes
+MAX_GAME_LENGTH = 100_000  # default bound on the decisions of one game
 
 
 class SpielState:
@@ -76,9 +88,16 @@ class SpielState:
             self.game.apply(action)
 
     def action_to_string(self, player: int, action: int) -> str:
+        """The action's label; copies that read alike (two tokens of one kind) are told apart by
+        a count, `Token (2)`, since OpenSpiel wants each action of a state named differently."""
         if self.game.is_chance_node:
-            return self.game.rules.label(self.game.chance_outcomes()[action][0])
-        return self.game.decision.options[action].label
+            labels = [self.game.rules.label(value) for value, _ in self.game.chance_outcomes()]
+        else:
+            labels = [o.label for o in self.game.decision.options]
+        label = labels[action]
+        if labels.count(label) == 1:
+            return label
+        return f"{label} ({labels[:action + 1].count(label)})"
 
     def returns(self) -> list[float]:
         """1.0 for each winning seat, 0.0 for the others; all 0.0 before the end."""
@@ -87,7 +106,15 @@ class SpielState:
         return [1.0 if seat in winners else 0.0 for seat in range(self.num_players())]
 
     def observation_string(self, player: int) -> str:
-        return json.dumps(self.game.view(player), sort_keys=True, ensure_ascii=False)
+        """The seat's view of the position now, without the log (JSON)."""
+        seen = self.game.view(player)
+        del seen["log"]
+        return _text(seen)
+
+    def information_state_string(self, player: int, own_actions: list[int] = ()) -> str:
+        """All the seat has seen: its view with the log of what it was told, and the actions it
+        took itself (JSON)."""
+        return _text({"view": self.game.view(player), "own_actions": list(own_actions)})
 
     def history(self) -> list[int]:
         """The option indices taken so far (chance outcomes are not moves)."""
@@ -96,5 +123,242 @@ class SpielState:
     def clone(self) -> SpielState:
         return SpielState(self.game.clone())
 
+    def __deepcopy__(self, memo: dict) -> SpielState:  # pyspiel clones a state's attributes so
+        return self.clone()                             # (the rules are shared, never copied)
+
+    def __reduce__(self):  # pyspiel serializes a state's attributes by pickling: the save goes
+        rules = self.game.rules
+        return _restore, (*_LOADED_AS.get(rules, (rules.modules, rules.lang)), self.game.to_json())
+
     def __str__(self) -> str:
         return self.game.to_json()
+
+
+def _text(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+_LOADED_AS: dict[Ruleset, tuple[tuple[str, ...], str]] = {}  # the arguments that loaded it
+
+
+@cache
+def cached_rules(modules: tuple[str, ...], lang: str = "en") -> Ruleset:
+    """One loaded ruleset per module list, shared by every game made from it (loading is slow)."""
+    rules = load_ruleset(*modules, lang=lang)
+    _LOADED_AS[rules] = (modules, lang)
+    return rules
+
+
+def _restore(modules: tuple[str, ...], lang: str, save: str) -> SpielState:
+    return SpielState(Game.from_json(cached_rules(tuple(modules), lang), save))
+
+
+class ViewEncoder:
+    """A seat's view as a fixed-length vector of floats, for learners that want tensors.
+
+    The layout comes from the rules and the player count only (never from hidden state), in five
+    parts (`parts`): the seat (one-hot), each counter's value, each zone's size as the seat sees
+    it (-1: it may not even count it), where the seat sees each component (its zone's place in
+    `zones` plus one; 0: not seen), and the decision (1 if the seat is to choose, the number of
+    its options)."""
+
+    def __init__(self, game: Game) -> None:
+        self.players = game.state.players
+        self.counters = sorted(game.state.counters)
+        self.zones = sorted(game.state.zones)
+        self.entities = sorted(game.state.entities)
+        self._zone_at = {z: i for i, z in enumerate(self.zones)}
+        self.parts = {"seat": self.players, "counters": len(self.counters), "zones": len(self.zones),
+                      "entities": len(self.entities), "decision": 2}
+        self.size = sum(self.parts.values())
+        limits = game.rules.program.counters
+        inf = float("inf")
+        self.low = ([0.0] * self.players + [_num(limits[c][0], -inf) for c in self.counters]
+                    + [-1.0] * len(self.zones) + [0.0] * len(self.entities) + [0.0, 0.0])
+        self.high = ([1.0] * self.players + [_num(limits[c][1], inf) for c in self.counters]
+                     + [inf] * len(self.zones) + [float(len(self.zones))] * len(self.entities) + [1.0, inf])
+
+    def encode_seat(self, game: Game, seat: int) -> list[float]:
+        """The vector of what `seat` sees in `game` (its view without the log, which it skips)."""
+        return self.encode(redact(game.rules.program, game.state, seat, with_log=False))
+
+    def encode(self, seen: dict[str, Any]) -> list[float]:
+        """The vector of a view from `Game.view(seat)`."""
+        seat = [0.0] * self.players
+        if seen["seat"] is not None:
+            seat[seen["seat"]] = 1.0
+        counters = [float(seen["counters"].get(c, 0)) for c in self.counters]
+        zones = [float(seen["zones"][z]["size"]) if z in seen["zones"] else -1.0 for z in self.zones]
+        shown = seen["entities"]
+        entities = [float(self._zone_at.get(shown[e]["zone"], -1) + 1) if e in shown else 0.0
+                    for e in self.entities]
+        d = seen["decision"]
+        mine = d is not None and "options" in d
+        decision = [1.0 if mine else 0.0, float(len(d["options"]) + d["optional"]) if mine else 0.0]
+        return seat + counters + zones + entities + decision
+
+
+def _num(value: Any, default: float) -> float:
+    return default if value is None else float(value)
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """`name:value;name:value` as game options (pyspiel parameters allow no `=` or `,` inside
+    a value); each value matched to one the ruleset declares by `Game.new`'s check."""
+    options: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in text.split(";"))):
+        name, sep, value = pair.partition(":")
+        if not sep:
+            raise RulesError(f"options take name:value pairs separated by `;`, got {pair!r}")
+        options[name.strip()] = _option_value(value.strip())
+    return options
+
+
+def _option_value(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def ruleset_ids() -> list[str]:
+    """The module ids under rulesets/, each a pyspiel game `nemesis_<id>`."""
+    return sorted(p.name for p in rulesets_dir().iterdir() if (p / "module.yaml").is_file())
+
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError:  # the `openspiel` extra is not installed: SpielState still works
+    pyspiel = None
+
+
+def register_games() -> list[str]:
+    """Register every ruleset as a pyspiel game `nemesis_<id>` (once); returns the names.
+
+    Parameters: `modules` (ids or folders joined by `+`; default: the ruleset's id), `players`,
+    `seed` (shuffles; rolls and draws are chance nodes), `options` (`name:value;...`), `lang`,
+    `max_actions` (bound on options and outcomes) and `max_game_length`.
+
+    Raises:
+        RulesError: pyspiel is not installed (`pip install 'nemesis-rules[openspiel]'`).
+    """
+    if pyspiel is None:
+        raise RulesError("OpenSpiel is not installed: pip install 'nemesis-rules[openspiel]'")
+    known = {g.short_name for g in pyspiel.registered_games()}
+    names = []
+    for rid in ruleset_ids():
+        game_type = _game_type(rid)
+        if game_type.short_name not in known:
+            pyspiel.register_game(game_type, type(f"NemesisSpielGame_{rid}", (NemesisSpielGame,), {"rid": rid}))
+        names.append(game_type.short_name)
+    return names
+
+
+def _game_type(rid: str):
+    return pyspiel.GameType(
+        short_name=f"nemesis_{rid}", long_name=f"nemesis-rules {rid}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8, min_num_players=1,  # the ruleset's own range is checked on loading
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"modules": rid, "players": 2, "seed": 0, "options": "", "lang": "en",
+                                 "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH})
+
+
+if pyspiel is not None:
+
+    class NemesisSpielGame(pyspiel.Game):
+        """One ruleset, player count, seed and options as a pyspiel game (a subclass per
+        ruleset id `rid` is registered)."""
+
+        rid = "base"
+
+        def __init__(self, params: dict[str, Any]) -> None:
+            modules = tuple(m for m in str(params["modules"]).split("+") if m)
+            rules = cached_rules(modules, params["lang"])
+            self.initial = SpielState.new(rules, params["players"], params["seed"],
+                                          **parse_options(params["options"]))
+            self.encoder = ViewEncoder(self.initial.game)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
+                num_players=params["players"], min_utility=0.0, max_utility=1.0, utility_sum=None,
+                max_game_length=params["max_game_length"])
+            super().__init__(_game_type(self.rid), info, params)
+
+        def new_initial_state(self) -> NemesisSpielState:
+            return NemesisSpielState(self, self.initial.clone())
+
+        def make_py_observer(self, iig_obs_type=None, params=None) -> ViewObserver:
+            recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return ViewObserver(self.encoder, recall)
+
+    class NemesisSpielState(pyspiel.State):
+        """A pyspiel state holding a `SpielState` (its only Python attribute)."""
+
+        def __init__(self, game: NemesisSpielGame, spiel: SpielState) -> None:
+            super().__init__(game)
+            self.spiel = spiel
+            self._bound = game.num_distinct_actions()
+
+        def current_player(self) -> int:
+            return self.spiel.current_player()
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return self._bounded(self.spiel.legal_actions())
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return self._bounded(self.spiel.chance_outcomes())
+
+        def _bounded(self, actions: list) -> list:
+            if len(actions) > self._bound:
+                raise RulesError(f"{len(actions)} actions at one step, more than max_actions={self._bound}: "
+                                 "load the game with a larger max_actions")
+            return actions
+
+        def _apply_action(self, action: int) -> None:
+            self.spiel.apply_action(int(action))
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return self.spiel.action_to_string(player, action)
+
+        def is_terminal(self) -> bool:
+            return self.spiel.is_terminal()
+
+        def returns(self) -> list[float]:
+            return self.spiel.returns()
+
+        def __str__(self) -> str:
+            return str(self.spiel)
+
+    class ViewObserver:
+        """pyspiel's observer interface over a seat's view: `string_from` gives the observation
+        (or, with perfect recall, the information state) as JSON, `set_from` the vector."""
+
+        def __init__(self, encoder: ViewEncoder, recall: bool) -> None:
+            self.encoder, self.recall = encoder, recall
+            self.tensor = None if recall else np.zeros(encoder.size, np.float32)
+            self.dict = {}
+            if self.tensor is not None:
+                at = 0
+                for name, size in encoder.parts.items():
+                    self.dict[name] = self.tensor[at:at + size]
+                    at += size
+
+        def set_from(self, state: NemesisSpielState, player: int) -> None:
+            if self.tensor is not None:
+                self.tensor[:] = self.encoder.encode_seat(state.spiel.game, player)
+
+        def string_from(self, state: NemesisSpielState, player: int) -> str:
+            if not self.recall:
+                return state.spiel.observation_string(player)
+            own = [a for p, a in ((h.player, h.action) for h in state.full_history()) if p == player]
+            return state.spiel.information_state_string(player, own)
+
+    register_games()  # as OpenSpiel's own Python games do on import

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from nemesis_rules import IllegalMoveError, load_ruleset
+from nemesis_rules import IllegalMoveError, Ruleset, load_ruleset
 from nemesis_rules.openspiel import CHANCE_PLAYER, TERMINAL_PLAYER, SpielState
 from tests.conftest import TOY
 
@@ -55,3 +55,77 @@ def test_clone_is_independent_and_illegal_actions_change_nothing():
     state.apply_action(0)
     assert str(copy) == before and str(state) != before
     assert '"seat": 0' in copy.observation_string(0)
+
+
+# ---- the real OpenSpiel: its own checks and bots (the `openspiel` extra) ----
+
+def _spiel_game(modules: str, players: int, seed: int = 0):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (the `openspiel` extra)")
+    from nemesis_rules.openspiel import register_games
+    assert "nemesis_base" in register_games()
+    return pyspiel, pyspiel.load_game("nemesis_base", {"modules": modules, "players": players, "seed": seed})
+
+
+SPIEL_GAMES = [(str(TOY), 3), (f"base+{BOARD}", 2)]
+
+
+# base with one player keeps the default suite short (a 2-player base game takes 3x as long)
+@pytest.mark.parametrize(("modules", "players", "seed"), [(str(TOY), 3, 0), (f"base+{BOARD}", 1, 3)])
+def test_pyspiel_random_sim_test_with_serialization(modules, players, seed):
+    pyspiel, game = _spiel_game(modules, players, seed)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("modules", "players"), SPIEL_GAMES)
+def test_pyspiel_mcts_plays_full_games_against_random(modules, players):
+    pyspiel, game = _spiel_game(modules, players, seed=1)
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    sims = 8 if "toy" in modules else 2
+    bots = [mcts.MCTSBot(game, uct_c=2, max_simulations=sims, evaluator=evaluator, random_state=rng),
+            *(pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(1, players))]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == players and set(returns) <= {0.0, 1.0}
+
+
+def test_pyspiel_observations_come_from_the_seat_view():
+    pyspiel, game = _spiel_game(str(TOY), 2, seed=4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or not state.legal_actions():
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    other = 1 - seat
+    spiel = SpielState(state.spiel.game)
+    assert state.observation_string(seat) == spiel.observation_string(seat)
+    assert state.observation_string(seat) != state.observation_string(other)  # hands are the seat's own
+    assert '"own_actions": []' in state.information_state_string(other)
+    tensor = state.observation_tensor(seat)
+    assert len(tensor) == game.observation_tensor_size() and tensor[seat] == 1.0
+    hand = state.spiel.game.view(other)["zones"][f"hand@player{seat + 1}"]
+    assert "entities" not in hand  # the other seat only counts this seat's hand
+    copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(copy) == str(state)
+
+
+def test_pyspiel_game_parameters_reach_the_game():
+    pyspiel, _ = _spiel_game(str(TOY), 2)
+    game = pyspiel.load_game("nemesis_base", {"modules": str(TOY), "players": 3, "seed": 8,
+                                              "options": "length:short"})
+    state = game.new_initial_state()
+    assert game.num_players() == 3 and state.spiel.game.state.options == {"length": "short"}
+    assert state.spiel.game.state.seed == 8
+
+
+def test_actions_that_read_alike_get_distinct_names(monkeypatch):
+    rules = load_ruleset(TOY)
+    state = SpielState.new(rules, 2, 5)
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    monkeypatch.setattr(Ruleset, "label", lambda self, value: "Same")  # every outcome reads alike
+    names = [state.action_to_string(CHANCE_PLAYER, a) for a in state.legal_actions()]
+    assert len(names) > 1 and names == [f"Same ({i + 1})" for i in range(len(names))]

@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from nemesis_rules.cli import bench, catalog, common, fmt, play, replay, simulate
+from nemesis_rules.cli import bench, catalog, common, fmt, play, replay, serve_cmd, simulate
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.version import __version__
 
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     catalog.add_parsers(sub)
     bench.add_parser(sub)
     fmt.add_parser(sub)
+    serve_cmd.add_parser(sub)
     sub.add_parser("scenario", help="run scenario files and report each expectation (see `nemesis scenario --help`)",
                    add_help=False)
     return parser

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from nemesis_rules.api import Decision, Ruleset
 from nemesis_rules.dsl.describe import phrases
@@ -52,22 +53,53 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
             console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
 
 
+def screen_data(rules: Ruleset, view: dict[str, Any]) -> dict[str, Any]:
+    """The screen `view_screen` draws, as plain text in lists (for a frontend that draws its own):
+    the title, the counters (label, value), the panels (title, columns, rows of cells), the zone
+    lines and the log tail."""
+    me = _player_ids(view)[view["seat"]] if view["seat"] is not None else None
+    screen = rules.composition.screen
+    shown = screen.counters if screen.counters is not None else list(view["counters"])
+    panels = []
+    if screen.panels:
+        fns = SeenFunctions(rules.program, view, rules.fingerprint)
+        for panel in screen.panels:
+            rows = fns.call(panel.rows, me)
+            panels.append({"title": rules.label(panel.title) if panel.title else "",
+                           "columns": [rules.label(c) for c in panel.columns],
+                           "rows": [[cell_text(rules, c) for c in (r if isinstance(r, tuple) else (r,))] for r in rows]})
+    else:
+        columns, rows = players_rows(rules, view, me)
+        panels.append({"title": "", "columns": columns, "rows": rows})
+    return {"title": words(rules, "sees", who=rules.label(me)) if me else words(rules, "table"),
+            "counters": [[rules.label(k), str(view["counters"].get(k, "-"))] for k in shown],
+            "panels": panels,
+            "zones": [Text.from_markup(line).plain for line in zone_lines(rules, view, me, screen.zones)],
+            "log": [entry["text"] for entry in view["log"][-LOG_TAIL:]]}
+
+
 def _player_ids(view: dict[str, Any]) -> list[str]:
     return [eid for eid, ent in view["entities"].items() if ent["kind"] == "player"]
 
 
 def players_table(rules: Ruleset, view: dict[str, Any], me: str | None) -> Table:
-    players = _player_ids(view)
-    columns = list(dict.fromkeys(k for p in players for k in view["entities"][p]["props"]))
+    columns, rows = players_rows(rules, view, me)
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    table.add_column(escape(rules.label("player")))
-    for c in columns:
-        table.add_column(escape(rules.label(c)), justify="right")
-    for p in players:
-        props = view["entities"][p]["props"]
-        name = escape(rules.label(p)) + (" *" if p == me else "")
-        table.add_row(name, *[escape(value_label(rules, props.get(c))) for c in columns])
+    table.add_column(escape(columns[0]))
+    for c in columns[1:]:
+        table.add_column(escape(c), justify="right")
+    for row in rows:
+        table.add_row(*map(escape, row))
     return table
+
+
+def players_rows(rules: Ruleset, view: dict[str, Any], me: str | None) -> tuple[list[str], list[list[str]]]:
+    """Every player's props as text: the column labels and one row a player (the viewer's `*`)."""
+    players = _player_ids(view)
+    props = list(dict.fromkeys(k for p in players for k in view["entities"][p]["props"]))
+    rows = [[rules.label(p) + (" *" if p == me else ""),
+             *[value_label(rules, view["entities"][p]["props"].get(c)) for c in props]] for p in players]
+    return [rules.label("player"), *(rules.label(c) for c in props)], rows
 
 
 def value_label(rules: Ruleset, value: Any) -> str:

@@ -1,0 +1,148 @@
+"""A ruleset as a PettingZoo AEC environment (the `pettingzoo` extra).
+
+    from nemesis_rules import pettingzoo
+    env = pettingzoo.env(modules=("base",), players=4, render_mode="ansi")
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents are `player_0` .. `player_<n-1>`, one a seat. The agent to act is the seat of the current
+decision (a seat may act several times in a row). An action is the index of an option; the
+observation is `{"observation": the seat's view as a vector (openspiel.ViewEncoder),
+"action_mask": 1 for each option of the seat's current decision}`, built from `Game.view(seat)`
+only. Rolls and draws use the game's seeded generator (`reset(seed=...)`). Rewards come at the
+end: 1 to each winner, 0 to the others. `render()` is the screen `nemesis play` shows the seat
+to act (the public table once the game is over).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as error:
+    raise ImportError(f"nemesis_rules.pettingzoo needs {error.name}: pip install 'nemesis-rules[pettingzoo]'") from error
+
+from nemesis_rules.api import Game
+from nemesis_rules.cli import render
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.openspiel import MAX_ACTIONS, ViewEncoder, cached_rules
+
+SCREEN_WIDTH = 120
+
+
+def env(modules: Sequence[str | Path] = ("base",), players: int = 2, render_mode: str | None = None,
+        options: dict[str, Any] | None = None, lang: str = "en", max_actions: int = MAX_ACTIONS) -> NemesisEnv:
+    """An AEC environment for a game of `modules` with `players` seats."""
+    return NemesisEnv(modules, players, render_mode, options, lang, max_actions)
+
+
+class NemesisEnv(AECEnv):
+    metadata = {"name": "nemesis_rules_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, modules: Sequence[str | Path], players: int, render_mode: str | None,
+                 options: dict[str, Any] | None, lang: str, max_actions: int) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise RulesError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.rules = cached_rules(tuple(str(m) for m in modules), lang)
+        self.players, self.game_options, self.render_mode = players, dict(options or {}), render_mode
+        self.max_actions = max_actions
+        self.game = Game.new(self.rules, players, 0, **self.game_options)  # checks players and options
+        self.encoder = ViewEncoder(self.game)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(np.array(self.encoder.low, np.float32), np.array(self.encoder.high, np.float32),
+                                      dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (max_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
+        self._seeds = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.game = Game.new(self.rules, self.players, self._seeds.randrange(2**31), **self.game_options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._after_move()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.max_actions, np.int8)
+        d = self.game.decision
+        if d is not None and d.player == seat:
+            mask[[o.index for o in d.options]] = 1
+        return {"observation": np.array(self.encoder.encode_seat(self.game, seat), np.float32), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or isinstance(action, bool) or int(action) != action:
+            raise IllegalMoveError(f"{agent} must take an option index, got {action!r}")
+        self.game.apply(int(action))  # IllegalMoveError for a masked-off index; nothing changes
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """Hand the turn to the seat of the next decision, or end the game with its rewards."""
+        d = self.game.decision
+        if d is not None:
+            self.agent_selection = self.possible_agents[d.player]
+            self._accumulate_rewards()
+            return
+        winners = set(self.game.result["winners"])
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = 1.0 if seat in winners else 0.0
+            self.terminations[agent] = True
+        self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.screen()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def screen(self) -> str:
+        """The text `nemesis play` shows the seat to act, or the public table and the result."""
+        out = io.StringIO()
+        console = Console(file=out, width=SCREEN_WIDTH, color_system=None, highlight=False, soft_wrap=True)
+        d = self.game.decision
+        render.view_screen(console, self.rules, self.game.view(d.player if d else None))
+        if d is not None:
+            render.menu(console, self.rules, d)
+        else:
+            render.result_screen(console, self.rules, self.game.result)
+        return out.getvalue()
+
+    def close(self) -> None:
+        pass

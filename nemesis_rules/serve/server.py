@@ -1,0 +1,144 @@
+"""The WebSocket server: one connection is one client, joined to at most one seat or watching.
+
+Every message is handled to the end before the next (asyncio, no await in between), so a
+choice is checked and applied atomically; then each client at the table gets its own update.
+Plain HTTP requests to the same port get the web table's static files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import mimetypes
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from nemesis_rules.cli import render
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.serve.protocol import PROTOCOL, ProtocolError, check_client
+from nemesis_rules.serve.tables import Table, Tables
+from nemesis_rules.version import __version__
+
+STATIC = Path(__file__).parent / "static"
+WS_PATH = "/ws"
+MAX_MESSAGE = 64 * 1024
+
+
+class Server:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.clients: dict[ServerConnection, tuple[str, int | None]] = {}  # -> table id, seat
+
+    async def handle(self, ws: ServerConnection) -> None:
+        await self.send(ws, {"type": "welcome", "protocol": PROTOCOL, "server": f"nemesis-rules {__version__}"})
+        try:
+            async for raw in ws:
+                await self.on_message(ws, raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.clients.pop(ws, None)
+
+    async def on_message(self, ws: ServerConnection, raw: str | bytes) -> None:
+        try:
+            try:
+                message = json.loads(raw)
+            except (ValueError, UnicodeDecodeError):
+                raise ProtocolError("bad_json", "a message is one JSON object") from None
+            await self.dispatch(ws, check_client(message))
+        except ProtocolError as err:
+            await self.send(ws, {"type": "error", "protocol": PROTOCOL, "code": err.code, "message": str(err)})
+
+    async def dispatch(self, ws: ServerConnection, m: dict[str, Any]) -> None:
+        kind = m["type"]
+        if kind == "create":
+            # in a thread: loading a ruleset the first time takes seconds, other tables play on
+            table = await asyncio.to_thread(self.tables.create, m["ruleset"], m["seats"], m.get("seed", 0),
+                                            m.get("options", {}), m.get("lang", "en"))
+            seats = [{"seat": s, "kind": k, **({"token": table.tokens[s]} if table.tokens[s] else {})}
+                     for s, k in enumerate(table.seats)]
+            await self.send(ws, {"type": "created", "protocol": PROTOCOL, "table": table.id, "seats": seats})
+        elif kind in ("join", "watch"):
+            table = self.tables.get(m["table"])
+            seat = None
+            if kind == "join":
+                seat = table.seat_of(m["token"])
+                if seat is None:
+                    raise ProtocolError("bad_token", "this token opens no seat at this table")
+            self.clients[ws] = (table.id, seat)
+            await self.send(ws, {"type": "joined", "protocol": PROTOCOL, "table": table.id, "seat": seat})
+            await self.send(ws, update(table, seat))
+        else:
+            await self.choose(ws, m)
+
+    async def choose(self, ws: ServerConnection, m: dict[str, Any]) -> None:
+        table_id, seat = self.clients.get(ws, (None, None))
+        if seat is None:
+            raise ProtocolError("not_joined", "join a seat with its token before choosing")
+        table = self.tables.get(table_id)
+        try:
+            table.choose(seat, m["decision"], m["option"])
+        except (IllegalMoveError, RulesError) as err:
+            raise ProtocolError("illegal_option", str(err).splitlines()[0]) from None
+        self.tables.save(table)
+        for client, (tid, s) in list(self.clients.items()):
+            if tid == table.id:
+                await self.send(client, update(table, s))
+
+    async def send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
+        try:
+            await ws.send(json.dumps(message, ensure_ascii=False))
+        except ConnectionClosed:
+            self.clients.pop(ws, None)
+
+    def http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Static files for a plain HTTP request; None lets a WebSocket upgrade on /ws go on."""
+        path = request.path.split("?", 1)[0]
+        if path == WS_PATH:
+            return None
+        name = "index.html" if path == "/" else path.lstrip("/")
+        file = STATIC / name
+        if "/" in name or not file.is_file():
+            return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        body = file.read_bytes()
+        headers = Headers([("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body))),
+                           ("Cache-Control", "no-store")])
+        return Response(200, "OK", headers, body)
+
+
+def update(table: Table, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) gets after a change: its view, its decision if it is its
+    turn (who is to choose otherwise), the screen the terminal would draw, and the result."""
+    game, rules = table.game, table.rules
+    seen = game.view(seat)
+    d = game.decision
+    decision = None
+    if d is not None:
+        decision = {"id": table.decision_id, "player": d.player, "prompt": render.question(rules, d)}
+        if d.player == seat:
+            decision["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+    result = game.result if game.over else None
+    if result is not None:
+        winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"])
+        result = {"reason": str(result["reason"]), "winners": list(result["winners"]),
+                  "text": render.words(rules, "game_over", reason=rules.label(result["reason"]),
+                                       winners=winners or render.words(rules, "nobody"))}
+    return {"type": "update", "protocol": PROTOCOL, "table": table.id, "seat": seat, "view": seen,
+            "decision": decision, "screen": render.screen_data(rules, seen), "result": result}
+
+
+async def run(tables: Tables, host: str, port: int, ready=print) -> None:
+    """Serve until cancelled; `ready(text)` is told the address once it listens."""
+    server = Server(tables)
+    async with serve(server.handle, host, port, process_request=server.http, max_size=MAX_MESSAGE) as ws_server:
+        bound = ws_server.sockets[0].getsockname()
+        ready(f"nemesis serve: http://{bound[0]}:{bound[1]}/ (WebSocket {WS_PATH}), "
+              f"{len(tables.tables)} table(s) in {tables.data}")
+        await asyncio.get_running_loop().create_future()
