@@ -508,10 +508,14 @@ CODES: tuple[LintCode, ...] = (
     _rule("E402", "not-callable", """
         ## What it does
         Reports a call of something that is not callable: a variable, a symbol, a counter, an
-        integer; also a procedure or phase where the engine calls a function (`report:`).
+        integer; also a procedure or phase where the engine calls a function (`report:`), and a
+        call that waits or changes the state (`choose`, `roll`, a procedure, `move`) where nothing
+        may: in a `fn`, a modifier, a `when` condition, a `cost` or an action parameter's domain.
 
         ## Why it matters
-        The call would fail when it runs; it is often a missing operator or a name clash.
+        The call would fail when it runs; it is often a missing operator or a name clash. A
+        condition or a function is worked out whenever the engine needs it, so it cannot stop
+        to ask a player.
 
         ## Example
         ```
@@ -526,10 +530,12 @@ CODES: tuple[LintCode, ...] = (
     _rule("E500", "duplicate-id", """
         ## What it does
         Reports an id declared twice: two components, kinds, zones, procedures or translation
-        keys with the same name in the loaded modules (without `replace`).
+        keys with the same name in the loaded modules (without `replace`); also a procedure, a
+        function and a phase that share a name (reported at the second declaration).
 
         ## Why it matters
-        One of the two would silently win, depending on the load order.
+        One of the two would silently win, depending on the load order; a call `name(...)` must
+        mean one thing (a hook `instead of name` needs a procedure, a modifier a function).
 
         ## Example
         ```yaml

@@ -340,14 +340,17 @@ def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
             replaced.setdefault(("proc", d.name), []).append(Declared(d, mod, d.span))
             comp.procs[d.name] = Declared(d, mod, d.span)
         case ast.ProcDef():
+            _one_callable(comp, d.name, "procedure", d.span)
             _declare(comp.procs, d.name, d, mod, d.span, comp, "procedure")
         case ast.FnDef():
+            _one_callable(comp, d.name, "function", d.span)
             _declare(comp.fns, d.name, d, mod, d.span, comp, "function")
         case ast.EventDef():
             _declare(comp.events, d.name, d, mod, d.span, comp, "event")
         case ast.ActionDef():
             _declare(comp.actions, d.name, d, mod, d.span, comp, "action")
         case ast.PhaseDef():
+            _one_callable(comp, d.name, "phase", d.span)
             _declare(comp.phases, d.name, d.steps, mod, d.span, comp, "phase")
             comp.step_spans.update({(d.name, n): sp for n, sp in zip(d.steps, d.step_spans, strict=False)})
         case ast.PhaseExtend():
@@ -358,6 +361,27 @@ def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
             comp.triggers.append(Declared(d, mod, d.span))
         case ast.HookDef():
             comp.hooks.append(Declared(d, mod, d.span))
+
+
+def _one_callable(comp: Composition, name: str, what: str, span: Span) -> None:
+    """A call `name(...)` must mean one thing: a procedure, a function and a phase share names."""
+    for other, table in (("procedure", comp.procs), ("function", comp.fns), ("phase", comp.phases)):
+        prev = table.get(name)
+        if other != what and prev is not None:
+            comp.diagnostics.append(Diagnostic(
+                "E500", f"`{name}` is already a {other} (in {prev.span.file}:{prev.span.line}); "
+                f"a {what} cannot share its name", _name_span(comp, span, name),
+                help=f"rename one of them: a call `{name}(...)` must mean one thing"))
+
+
+def _name_span(comp: Composition, span: Span, name: str) -> Span:
+    """The declared name inside a declaration's span (for the caret), else the whole span."""
+    lines = comp.sources.get(span.file, "").splitlines()
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    at = line.find(name, span.column - 1)
+    if at < 0:
+        return span
+    return Span(span.file, span.line, at + 1, span.line, at + 1 + len(name))
 
 
 def _extend_phase(comp: Composition, mod: str, d: ast.PhaseExtend, replaced: dict) -> None:

@@ -16,6 +16,7 @@ from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 BASE_LANG = "en"
 RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "autostart"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
+WHEN = "a `when` condition"  # evaluated before anything runs: it cannot wait or change the state
 
 
 def validate(comp: Composition) -> Environment:
@@ -261,8 +262,9 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
     for d in comp.modifiers:
         m = d.value
         _same_arity(comp, env, m.name, m.params, m.span, {"function"}, "modifier")
-        checker.check_expr(m.params, m.when) if m.when is not None else None
-        checker.check_expr(m.params, m.expr)
+        if m.when is not None:
+            checker.check_expr(m.params, m.when, what=WHEN)
+        checker.check_expr(m.params, m.expr, what="a modifier")
     for d in comp.triggers:
         t = d.value
         if t.event not in env.events:
@@ -288,7 +290,7 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
 
 def _when_and_body(checker: Checker, params, when, body) -> None:
     if when is not None:
-        checker.check_expr(params, when)
+        checker.check_expr(params, when, what=WHEN)
     checker.check_body(params, body)
 
 
@@ -307,12 +309,12 @@ def _check_action(checker: Checker, a: ast.ActionDef) -> None:
     scope = [a.actor]
     for p in a.params:
         checker.env.used_messages.add(f"{a.name}.{p.name}")  # the prompt that asks for it
-        checker.check_expr(scope, p.domain)
+        checker.check_expr(scope, p.domain, what="a parameter's domain")
         scope.append(p.name)
     if a.cost is not None:
-        checker.check_expr([a.actor], a.cost)
+        checker.check_expr([a.actor], a.cost, what="a `cost`")
     if a.when is not None:
-        checker.check_expr([a.actor], a.when)
+        checker.check_expr([a.actor], a.when, what=WHEN)
     checker.check_body(scope, a.body)
 
 
