@@ -643,10 +643,13 @@ CODES: tuple[LintCode, ...] = (
     # ---- E6xx / W6xx i18n ----
     _rule("W600", "missing-translation", """
         ## What it does
-        Warns about a translation key that one language file has and another lacks.
+        Warns about a translation key that one language file has and another lacks, and about a
+        component with no name in the English catalog (its title on cards and screens). The
+        languages asked for are those the module's `languages:` names (and any it has a file
+        for); without `languages:`, every language of the modules loaded.
 
         ## Why it matters
-        Players of that language would see the raw key.
+        Players of that language would see the English text, or the raw id.
 
         ## Example
         ```yaml
@@ -656,7 +659,8 @@ CODES: tuple[LintCode, ...] = (
         ```
 
         ## Instead
-        Add the key to every language file of the module.
+        Add the key to every language file of the module, name every component in
+        `i18n/en.yaml`, or say which languages the module ships: `languages: [en]` in module.yaml.
         """),
     _rule("W601", "unused-translation-key", """
         ## What it does

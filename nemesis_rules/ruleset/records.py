@@ -86,6 +86,7 @@ class Manifest:
     description: str = ""
     report: ReportSpec | None = None
     screen: ScreenSpec | None = None
+    languages: tuple[str, ...] | None = None  # the catalogs it ships (None: every language loaded)
 
 
 @attrs.frozen

@@ -468,6 +468,43 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
         return
     top = comp.modules[-1].id if comp.modules else None
+    _unused_keys(comp, env, base, top)
+    _untitled_components(comp, base, top)
+    for lang in _shipped_languages(comp):
+        table = comp.catalogs.get(lang, {})
+        for key, d in base.items():
+            if d.module != top:
+                continue
+            if key not in table:
+                comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
+                                                   d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
+            elif _placeholders(d.value) != _placeholders(table[key].value):
+                comp.diagnostics.append(Diagnostic(
+                    "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
+                    f"{sorted(_placeholders(d.value))} in en", table[key].span))
+    for lang, table in comp.catalogs.items():
+        for key, d in table.items():
+            if lang != BASE_LANG and key not in base and d.module == top:
+                comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
+                                                   d.span, severity=WARNING, help="add it to en.yaml or remove it"))
+
+
+def _shipped_languages(comp: Composition) -> list[str]:
+    """The languages besides English the checked module must translate: those its `languages:`
+    names and those it has a catalog for; without `languages:`, every language loaded."""
+    src = comp.modules[-1] if comp.modules else None
+    declared = src.manifest.languages if src is not None and src.manifest is not None else None
+    if declared is None:
+        return [lang for lang in comp.catalogs if lang != BASE_LANG]
+    for i, lang in enumerate(declared):
+        if lang != BASE_LANG and lang not in src.catalogs:
+            comp.diagnostics.append(Diagnostic(
+                "W600", f"module `{src.id}` ships `{lang}` but has no i18n/{lang}.yaml", src.manifest_at("languages", i),
+                severity=WARNING, help=f"add i18n/{lang}.yaml, or remove `{lang}` from `languages:`"))
+    return [lang for lang in dict.fromkeys((*declared, *src.catalogs)) if lang != BASE_LANG and lang in src.catalogs]
+
+
+def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | None) -> None:
     headings = {n for p in comp.screen.panels for n in (p.title, *p.columns) if n}  # screen panels' words
     data_words = {v for c in comp.components.values() for v in (c.spec.props or {}).values()
                   if isinstance(v, str)}  # names written as prop values are shown too
@@ -482,21 +519,13 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
                 env.values, env.callables, env.counters, env.props, headings, data_words, ENGINE_LABELS)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
-    for lang, table in comp.catalogs.items():
-        if lang == BASE_LANG:
-            continue
-        for key, d in base.items():
-            if d.module != top:
-                continue
-            if key not in table:
-                comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
-                                                   d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
-            elif _placeholders(d.value) != _placeholders(table[key].value):
-                comp.diagnostics.append(Diagnostic(
-                    "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
-                    f"{sorted(_placeholders(d.value))} in en", table[key].span))
-        for key, d in table.items():
-            if key not in base and d.module == top:
-                comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
-                                                   d.span, severity=WARNING, help="add it to en.yaml or remove it"))
 
+
+def _untitled_components(comp: Composition, base: dict, top: str | None) -> None:
+    """Every component shows its name (`nemesis cards`, the screen, the log): the checked module
+    names each of its own in English (the other languages are checked key by key)."""
+    for cid, c in comp.components.items():
+        if c.module == top and f"names.{cid}" not in base:
+            comp.diagnostics.append(Diagnostic(
+                "W600", f"component `{cid}` has no name in en (it shows as “{cid.replace('_', ' ')}”)",
+                c.span, severity=WARNING, help=f"add `{cid}: ...` under `names:` in i18n/en.yaml"))
