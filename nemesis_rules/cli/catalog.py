@@ -96,12 +96,16 @@ def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
 
 
 def effect_summary(rules: Ruleset, c: Component) -> str:
-    """The first sentences of each script field (named when there are several), or ""."""
+    """The first sentences of each script field, or "". A field is named (by its catalog label)
+    unless it is the only one and is called `effect`: `use: ...; dropped: ...`."""
     scripts = script_procs(rules, c)
-    texts = [summary(describe_script(rules, proc, c.spec.kind)) for proc in scripts.values()]
-    if len(texts) > 1:
-        texts = [f"{field}: {text}" for field, text in zip(scripts, texts, strict=True)]
+    texts = [summary(describe_script(rules, proc, c.spec.kind), width=SUMMARY_WIDTH) for proc in scripts.values()]
+    if len(texts) > 1 or (scripts and next(iter(scripts)) != "effect"):
+        texts = [f"{rules.label(field)}: {text}" for field, text in zip(scripts, texts, strict=True)]
     return "; ".join(texts)
+
+
+SUMMARY_WIDTH = 160  # the table cuts the column to the terminal; this bounds a very long script
 
 
 def script_procs(rules: Ruleset, c: Component) -> dict[str, ast.ProcDef]:

@@ -178,6 +178,12 @@ class Describer:
 
     def simple(self, s: ast.Stmt) -> str:
         match s:
+            case ast.Let(name=n, value=v) | ast.Assign(target=ast.Name(id=n), value=v) if self.is_choice(v):
+                values = self.bind(REGISTRY["choose"], v)
+                if values is not None:  # "who chooses target from ...", as an action's parameter reads
+                    return fill(self.words.language["let_choose"], {**values, "name": n},
+                                self.words.language["missing"])
+                return self.say("let", name=n, value=self.expr(v))
             case ast.Let(name=n, value=v):
                 return self.say("let", name=n, value=self.expr(v))
             case ast.Assign(target=t, value=v):
@@ -199,6 +205,11 @@ class Describer:
             case ast.ExprStmt(expr=e):
                 return self.expr(e)
         raise TypeError(f"not a statement node: {s!r}")
+
+    def is_choice(self, e: ast.Expr) -> bool:
+        """A call of the primitive `choose` (not a procedure or variable of that name)."""
+        return (isinstance(e, ast.Call) and e.func == ast.Name("choose") and "choose" not in self.bound
+                and "choose" not in self.declared)
 
     def case(self, c: ast.Case) -> str:
         if any(isinstance(p, ast.Wildcard) for p in c.patterns):

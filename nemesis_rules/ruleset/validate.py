@@ -516,7 +516,8 @@ def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | Non
             comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
         if section == "names" and not any(name in known for known in (
-                env.values, env.callables, env.counters, env.props, headings, data_words, ENGINE_LABELS)):
+                env.values, env.callables, env.counters, env.props, env.scripts, env.events, headings, data_words,
+                ENGINE_LABELS)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
 
