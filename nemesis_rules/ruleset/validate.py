@@ -10,6 +10,7 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.engine.compile import STEP_EVENTS
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -274,6 +275,13 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
         _when_and_body(checker, t.params, t.when, t.body)
     for d in comp.hooks:
         h = d.value
+        if h.target in env.events and h.target not in comp.procs:
+            how = "instead of" if h.kind == "instead" else h.kind
+            comp.diagnostics.append(Diagnostic(
+                "E302", f"`{how}` hook on the event `{h.target}`, which no procedure performs", h.span,
+                help=f"react with `on {h.target}(...)`; to replace a moment, hook the procedure that performs it "
+                     "(a module announces it as a procedure of the same name)"))
+            continue
         _same_arity(comp, env, h.target, h.params, h.span, {"procedure"}, "hook")
         env.called.add(h.target)
         _when_and_body(checker, h.params, h.when, h.body)
@@ -361,6 +369,12 @@ def _engine_called(comp: Composition, env: Environment) -> None:
         declared = comp.procs.get(name) or comp.fns.get(name)
         if declared is not None:
             _callable_shape(comp, env.callables[name], name, what, params, declared.span, "an engine hook")
+    for name in STEP_EVENTS:  # the engine emits them with 2 arguments around every phase step
+        d = comp.events.get(name)
+        if d is not None and len(d.value.params) != 2:
+            comp.diagnostics.append(Diagnostic(
+                "E400", f"the engine emits `{name}(phase, step)` with 2 arguments; it declares "
+                f"{len(d.value.params)}", d.span, help=f"declare it as `event {name}(phase, step)`"))
 
 
 def _callable_shape(comp: Composition, target, name: str, what: str, params: tuple[str, ...], span: Span,
