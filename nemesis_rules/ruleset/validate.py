@@ -89,7 +89,8 @@ def environment(comp: Composition) -> Environment:
     env.events = {n: d.value.params for n, d in comp.events.items()}
     for k in comp.kinds.values():
         env.props |= set(k.value.props)
-        env.scripts.update(k.value.scripts)
+        for field, params in k.value.scripts.items():  # one field name may differ by kind
+            env.scripts.setdefault(field, set()).add(tuple(params))
     en = comp.catalogs.get(BASE_LANG, {})
     env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
     return env
