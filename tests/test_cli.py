@@ -257,10 +257,11 @@ def test_explain_a_phase(capsys):
     assert "  Faza round, kolejno: start round, turns, end round.\n  script:\n    phase round:\n" in out
 
 
-def test_explain_data_driven_card_shows_props_only(capsys):
+def test_explain_event_card_shows_props_and_its_script(capsys):
     code, out, _ = run(capsys, "explain", "event_nest", "--modules", "base")
     assert code == 0
-    assert "effect_kind: noise_around_room_if_explored" in out and "script:" not in out
+    assert "    corridor: 3\n" in out and "effect_kind" not in out
+    assert "  effect():\n" in out and "noise_all_around(s)" in out.split("script:", 1)[1]
 
 
 # ---- bench ----

@@ -35,7 +35,7 @@ class Environment:
     callables: dict[str, Callable_] = attrs.Factory(dict)
     events: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     props: set[str] = attrs.Factory(set)  # every prop of every kind
-    scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # script field -> params (after this)
+    scripts: dict[str, set[tuple[str, ...]]] = attrs.Factory(dict)  # script field -> its parameter lists (one a kind)
     messages: set[str] = attrs.Factory(set)  # message keys in the English catalog
     used_messages: set[str] = attrs.Factory(set)
     called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
@@ -291,16 +291,17 @@ class Checker:
         attr = e.func
         assert isinstance(attr, ast.Attr)
         self.expr(attr.obj, scope)
-        params = self.env.scripts.get(attr.name)
-        if params is None:
+        shapes = self.env.scripts.get(attr.name)
+        if shapes is None:
             self.error("E302", f"unknown script field `{attr.name}`", attr.span,
                        did_you_mean(attr.name, self.env.scripts) or "declare it under a kind's `scripts:`")
             return
         if self.pure:
             self.error("E402", f"{self.what} cannot run the script `{attr.name}`", e.span, "use a `proc`")
-        if e.kwargs or len(e.args) != len(params):
-            self.error("E400", f"script `{attr.name}` takes {len(params)} arguments "
-                       f"({', '.join(params)}), got {len(e.args)}", e.span)
+        if e.kwargs or all(len(e.args) != len(params) for params in shapes):
+            takes = " or ".join(f"{len(p)} ({', '.join(p)})" for p in sorted(shapes))
+            self.error("E400", f"script `{attr.name}` takes {takes} arguments, got {len(e.args)}", e.span,
+                       "kinds that declare it: see their `scripts:`" if len(shapes) > 1 else None)
 
     def _primitive_args(self, e: ast.Call, prim: Primitive) -> None:
         params = prim.params

@@ -468,12 +468,30 @@ def build_program(comp, max_players: int) -> Program:
     _compile_procs(c, comp)
     _compile_actions(c, comp)
     for name, d in comp.phases.items():
-        body = tuple(ast.ExprStmt(ast.Call(ast.Name(s, span=d.span), span=d.span), span=d.span) for s in d.value)
-        c.code(name, (), body, d.span)
+        c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
     return p
 
+
+
+# Events the engine emits around every step of every phase when a module declares them
+STEP_EVENTS = ("step_starts", "step_ends")
+
+
+def _phase_body(comp, phase: str, d) -> tuple:
+    """Each step is a call; `emit step_starts(phase, step)` / `step_ends` around it if declared."""
+    sp = d.span
+    starts, ends = (e if e in comp.events else None for e in STEP_EVENTS)
+    body: list = []
+    for step in d.value:
+        names = (ast.Str(phase, span=sp), ast.Str(step, span=sp))
+        if starts:
+            body.append(ast.Emit(starts, names, span=sp))
+        body.append(ast.ExprStmt(ast.Call(ast.Name(step, span=sp), span=sp), span=sp))
+        if ends:
+            body.append(ast.Emit(ends, names, span=sp))
+    return tuple(body)
 
 
 def _static_data(comp, p: Program) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.engine.compile import STEP_EVENTS
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -89,7 +90,8 @@ def environment(comp: Composition) -> Environment:
     env.events = {n: d.value.params for n, d in comp.events.items()}
     for k in comp.kinds.values():
         env.props |= set(k.value.props)
-        env.scripts.update(k.value.scripts)
+        for field, params in k.value.scripts.items():  # one field name may differ by kind
+            env.scripts.setdefault(field, set()).add(tuple(params))
     en = comp.catalogs.get(BASE_LANG, {})
     env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
     return env
@@ -276,6 +278,13 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
         _when_and_body(checker, t.params, t.when, t.body)
     for d in comp.hooks:
         h = d.value
+        if h.target in env.events and h.target not in comp.procs:
+            how = "instead of" if h.kind == "instead" else h.kind
+            comp.diagnostics.append(Diagnostic(
+                "E302", f"`{how}` hook on the event `{h.target}`, which no procedure performs", h.span,
+                help=f"react with `on {h.target}(...)`; to replace a moment, hook the procedure that performs it "
+                     "(a module announces it as a procedure of the same name)"))
+            continue
         _same_arity(comp, env, h.target, h.params, h.span, {"procedure"}, "hook")
         env.called.add(h.target)
         _when_and_body(checker, h.params, h.when, h.body)
@@ -363,6 +372,12 @@ def _engine_called(comp: Composition, env: Environment) -> None:
         declared = comp.procs.get(name) or comp.fns.get(name)
         if declared is not None:
             _callable_shape(comp, env.callables[name], name, what, params, declared.span, "an engine hook")
+    for name in STEP_EVENTS:  # the engine emits them with 2 arguments around every phase step
+        d = comp.events.get(name)
+        if d is not None and len(d.value.params) != 2:
+            comp.diagnostics.append(Diagnostic(
+                "E400", f"the engine emits `{name}(phase, step)` with 2 arguments; it declares "
+                f"{len(d.value.params)}", d.span, help=f"declare it as `event {name}(phase, step)`"))
 
 
 def _callable_shape(comp: Composition, target, name: str, what: str, params: tuple[str, ...], span: Span,
