@@ -89,6 +89,7 @@ def environment(comp: Composition) -> Environment:
     for k in comp.kinds.values():
         env.props |= set(k.value.props)
         env.scripts.update(k.value.scripts)
+        env.fn_scripts.update(k.value.functions)
     en = comp.catalogs.get(BASE_LANG, {})
     env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
     return env
