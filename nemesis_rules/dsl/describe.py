@@ -82,6 +82,12 @@ def describe_script(rules: Ruleset, proc: ast.ProcDef, kind: str | None = None) 
     return reader.block(proc.body, 0)
 
 
+def describe_expression(rules: Ruleset, fn: ast.FnDef, kind: str | None = None) -> list[Line]:
+    """A component's expression field (a condition such as `usable`): its expression, one line."""
+    reader = Describer(rules, bound_names(fn), None if kind is None else rules.label(kind))
+    return [reader.line(0, reader.expr(fn.expr))]
+
+
 def describe_decl(rules: Ruleset, d: ast.Decl) -> list[Line]:
     """A declaration: a heading line, then its body one level deeper."""
     return Describer(rules, bound_names(d)).decl(d)
