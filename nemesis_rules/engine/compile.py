@@ -166,8 +166,11 @@ class CodeBuilder:
         self.emit((JUMP, self.loops[-1][0]), s.span)
 
     def stmt_Emit(self, s: ast.Emit) -> None:
+        triggers = self.c.program.triggers.get(s.event, ())
+        if not triggers:  # nobody listens: announcing a moment costs nothing
+            return
         args = tuple(self.value(a) for a in s.args)
-        self.emit((EMIT, self.c.program.triggers.get(s.event, ()), args), s.span)
+        self.emit((EMIT, triggers, args), s.span)
 
     def stmt_ExprStmt(self, s: ast.ExprStmt) -> None:
         e = s.expr
