@@ -182,7 +182,8 @@ def _props(rules: Ruleset, props: dict[str, Any]) -> list[str]:
     lines = ["  props:"]
     for k, v in props.items():
         label = "-" if v is None else rules.label(v)
-        shown = str(v) if label in (str(v), str(v).replace("_", " ")) else f"{v} ({label})"
+        raw = str(v).lower() if isinstance(v, bool) else str(v)  # as a script writes it
+        shown = raw if label in (raw, raw.replace("_", " ")) else f"{raw} ({label})"
         lines.append(f"    {k}: {shown}")
     return lines
 
