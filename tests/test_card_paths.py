@@ -115,6 +115,9 @@ def test_card_scenarios_run(path):
 
 
 def test_explain_reads_an_expression_field(rules):
-    from nemesis_rules.cli.catalog import script_procs
-    fields = script_procs(rules, rules.composition.components["generator"])
-    assert list(fields) == ["usable", "action"]
+    from nemesis_rules.cli.catalog import explain, expression_fields, script_procs
+    generator = rules.composition.components["generator"]
+    assert list(expression_fields(rules, generator)) == ["usable"]  # a condition
+    assert list(script_procs(rules, generator)) == ["action"]       # what it does
+    text = explain(rules, "generator")
+    assert "  usable(who):\n" in text and "    expression:\n" in text and "  action(who):\n" in text
