@@ -172,6 +172,33 @@ def test_cards_show_each_scripted_effect_in_the_language(capsys, monkeypatch):
     assert rows["gem"].rstrip().endswith("Klejnot")  # no script, no effect
 
 
+GADGETS = str(ROOT / "tests" / "fixtures" / "toy_gadgets")
+
+
+@pytest.mark.parametrize("lang, row", [
+    ("en", "Magnet  use: who chooses target from every p in the players where p is not who"),
+    ("pl", "Magnes  użycie: who wybiera target z listy (każdy p z listy (gracze), dla którego p ≠ who)"),
+    ("ru", "Магнит  применение: who выбирает target из списка (каждый p из списка (игроки), для которого p ≠ who)"),
+])
+def test_cards_show_scripts_of_any_field_named_in_the_language(capsys, monkeypatch, lang, row):
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, _ = run(capsys, "cards", "--modules", GADGETS, "--kind", "gadget", "--lang", lang)
+    assert code == 0
+    [line] = [line for line in out.splitlines() if line.startswith("magnet")]
+    assert row in line
+    dropped = {"en": "; when dropped: Repeat", "pl": "; po odrzuceniu: Powtórz", "ru": "; при сбросе: Повторить"}
+    assert dropped[lang] in line
+
+
+def test_explain_reads_every_script_field(capsys):
+    code, out, _ = run(capsys, "explain", "magnet", "--modules", GADGETS, "--lang", "pl")
+    assert code == 0
+    assert "  use(who):\n    who wybiera target z listy" in out
+    assert "  dropped(who):\n    Powtórz ładunki tego elementu razy:\n      - Przenieś 1 z wierzchu (deck)" in out
+    assert "    Ogłoś: atak (who, target, ładunki tego elementu).\n" in out
+    assert "pull_whom = Czyją rękę przyciągasz?" in out
+
+
 def test_cards_cut_the_effect_to_the_terminal(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     code, out, _ = run(capsys, "cards", "--modules", TOY)

@@ -61,26 +61,72 @@ def test_shove_reads_step_by_step_with_its_prompt_in_the_language(toy):
         "en": ["Let others be: every p in the players where p is not who.",
                "If the number of others is 0:",
                "  - Stop here.",
-               "Let target be: who chooses one of others (“Whom do you shove?”).",
-               "The event attacked happens: who, target, value of this card."],
+               "who chooses target from others (“Whom do you shove?”).",
+               "Announce: attacked (who, target, value of this card)."],
         "pl": ["Niech others będzie: każdy p z listy (gracze), dla którego p ≠ who.",
                "Jeśli liczba elementów listy (others) = 0:",
                "  - Zakończ tutaj.",
-               "Niech target będzie: who wybiera jedno z listy (others) („Kogo pchasz?”).",
-               "Zachodzi zdarzenie attacked: who, target, wartość tego elementu."],
+               "who wybiera target z listy (others) („Kogo pchasz?”).",
+               "Ogłoś: attacked (who, target, wartość tego elementu)."],
         "ru": ["Пусть others будет: каждый p из списка (игроки), для которого p ≠ who.",
                "Если число элементов списка (others) = 0:",
                "  - На этом закончить.",
-               "Пусть target будет: who выбирает одно из списка (others) («Кого толкнуть?»).",
-               "Происходит событие attacked: who, target, значение этого элемента."],
+               "who выбирает target из списка (others) («Кого толкнуть?»).",
+               "Объявить: attacked (who, target, значение этого элемента)."],
     }
     assert lines == expected[toy.lang]
+
+
+# ---- a card whose scripts are not called `effect`: choices, loops, moves, announcements ----
+GADGETS = {lang: load_ruleset(FIXTURES / "toy_gadgets", lang=lang) for lang in LANGS}
+MAGNET_USE = {
+    "en": ["who chooses target from every p in the players where p is not who (“Whose hand do you pull?”), "
+           "or passes.",
+           "If there is no target:",
+           "  - Stop here.",
+           "For each c in everything in hand of target:",
+           "  - Put c on top of hand of who.",
+           "Announce: an attack (who, target, charges of this gadget).",
+           "Decrease charges of this gadget by 1."],
+    "pl": ["who wybiera target z listy (każdy p z listy (gracze), dla którego p ≠ who) („Czyją rękę przyciągasz?”) "
+           "lub pasuje.",
+           "Jeśli brak target:",
+           "  - Zakończ tutaj.",
+           "Dla każdego c z listy (zawartość (hand (target))):",
+           "  - Połóż c na wierzch: hand (who).",
+           "Ogłoś: atak (who, target, ładunki tego elementu).",
+           "Ładunki tego elementu maleje o 1."],
+    "ru": ["who выбирает target из списка (каждый p из списка (игроки), для которого p ≠ who) («Чью руку притянуть?») "
+           "или пасует.",
+           "Если нет target:",
+           "  - На этом закончить.",
+           "Для каждого c из списка (содержимое (hand (target))):",
+           "  - Положить c наверх: hand (who).",
+           "Объявить: атака (who, target, заряды этого элемента).",
+           "Заряды этого элемента уменьшается на 1."],
+}
+MAGNET_DROPPED = {
+    "en": ["Repeat charges of this gadget times:", "  - Deal 1 from the top of deck to hand of who.",
+           "Put this gadget at the bottom of discard."],
+    "pl": ["Powtórz ładunki tego elementu razy:", "  - Przenieś 1 z wierzchu (deck) do: hand (who).",
+           "Połóż ten element na spód: discard."],
+    "ru": ["Повторить заряды этого элемента раз:", "  - Переложить 1 сверху (deck) в: hand (who).",
+           "Положить этот элемент под низ: discard."],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_any_script_field_reads_in_the_language(lang):
+    rules = GADGETS[lang]
+    procs = rules.composition.procs
+    assert as_lines(describe_script(rules, procs["magnet.use"].value, "gadget")) == MAGNET_USE[lang]
+    assert as_lines(describe_script(rules, procs["magnet.dropped"].value, "gadget")) == MAGNET_DROPPED[lang]
 
 
 def test_flags_defaults_messages_and_owned_zones():
     rules = TOYS["en"]
     read = {d.value.event: as_lines(describe_decl(rules, d.value)) for d in rules.composition.triggers}
-    assert read["attacked"][2] == "  - Let blocked be: target chooses one of shields (“Block with a shield?”), or passes."
+    assert read["attacked"][2] == "  - target chooses blocked from shields (“Block with a shield?”), or passes."
     assert read["attacked"][5] == "    - Tell everyone: “target blocks”."  # the message, its placeholder filled
     play = as_lines(describe_decl(rules, rules.composition.actions["play"].value))
     assert play[0] == "The action Play a card of who, cost 1:"

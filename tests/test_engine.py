@@ -352,3 +352,39 @@ def test_ask_forced_shows_single_option_choices_and_changes_nothing_else(seed) -
     assert asking.over and singles > 0
     assert asking.result == plain.result and asking.state.log == plain.state.log
     assert Game.from_json(rules, asking.to_json()).state == asking.state
+
+
+# `choose` (any call that waits) anywhere in an expression: hoisted into a step of its own
+CHOOSE_ANYWHERE = [
+    ("proc g(a, b):\n    log(\"r\", v=a + b)\nproc main():\n    g(1, choose(P, [1, 2]))\n", [1], 3),
+    ("fn f(a, b) = a * b\nproc main():\n    log(\"r\", v=f(3, choose(P, [1, 2])))\n", [1], 6),
+    ("proc main():\n    log(\"r\", v=[0, choose(P, [1, 2]), 5 - choose(P, [3, 4])])\n", [0, 1], (0, 1, 1)),
+    ("proc main():\n    log(\"r\", v=[choose(P, [x, 10 * x]) for x in [1, 2, 3] if x != 2])\n", [1, 0],
+     (10, 3)),
+    ("proc main():\n    let x = 7\n    let ys = [x + choose(P, [0, x]) for x in [1, 2]]\n    log(\"r\", v=[x, ys])\n",
+     [1, 0], (7, (2, 2))),
+    ("proc main():\n    log(\"r\", v=[y for y in [1, 2, 3] if choose(P, [true, false])])\n", [1, 0, 0],
+     (2, 3)),
+    ("proc main():\n    log(\"r\", v=[[choose(P, [a, b]) for b in [3, 4]] for a in [1, 2]])\n", [1, 0, 0, 1],
+     ((3, 1), (2, 4))),
+    ("proc main():\n    P.score += choose(P, [1, 2])\n    choose(P, [P]).score += 10\n    log(\"r\", v=P.score)\n",
+     [1], 12),  # a choice of one option is taken without asking
+    ("proc main():\n    choose(P, [gem]).effect(P, choose(P, [1, 5]))\n    log(\"r\", v=P.score)\n", [1], 5),
+    ("proc main():\n    log(\"r\", v=choose(P, [1, 2]) if false else choose(P, [3, 4]))\n", [0], 3),
+]
+
+
+@pytest.mark.parametrize("script, answers, value", CHOOSE_ANYWHERE)
+def test_choose_anywhere_in_an_expression_waits_and_resumes(tmp_path: Path, script: str, answers, value) -> None:
+    folder = _module(tmp_path, script.replace("proc main():\n", "proc main():\n    let P = player_at(0)\n")
+                     + "    end_game(\"done\", [])\n")
+    (folder / "things.yaml").write_text(
+        "kinds:\n  player: {props: {score: int}, defaults: {score: 0}}\n"
+        "  gem: {scripts: {effect: [who, n]}}\n"
+        "components:\n  - id: gem\n    kind: gem\n    effect: |\n      who.score += n\n")
+    game = Game.new(load_ruleset(folder), players=1)
+    rules = game.rules
+    for answer in answers:
+        game = Game.from_json(rules, game.to_json())  # the place inside the expression is data
+        game.apply(answer)
+    assert game.over and game.log[-1]["args"] == {"v": value}

@@ -93,6 +93,54 @@ def test_missing_translation_falls_back_and_is_reported(tmp_path: Path) -> None:
     assert rules.label("shove") == "Shove" and rules.label("shield") == "Tarcza"
 
 
+def _mod_on_toy(tmp_path: Path, manifest_extra: str = "", catalogs: dict[str, str] | None = None) -> Path:
+    """A module `gems` on top of the toy (which ships en, pl, ru): one card, named in `catalogs`."""
+    _copy_toy(tmp_path)
+    folder = tmp_path / "gems"
+    (folder / "i18n").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: gems\nname: Gems\nversion: 0.1.0\nrequires: [toy]\n" + manifest_extra)
+    (folder / "cards.yaml").write_text("components:\n  - id: ruby\n    kind: card\n    zone: discard\n"
+                                       "    props: {value: 1, suit: boost}\n    effect: |\n      who.pos += 1\n")
+    for lang, text in (catalogs if catalogs is not None else {"en": "names:\n  ruby: Ruby\n"}).items():
+        (folder / "i18n" / f"{lang}.yaml").write_text(text)
+    return folder
+
+
+def _w600(folder: Path) -> list[str]:
+    return sorted(d.message for d in check_paths([folder])[0] if d.code == "W600")
+
+
+def test_a_module_without_languages_is_asked_for_every_language_loaded(tmp_path: Path) -> None:
+    assert _w600(_mod_on_toy(tmp_path)) == ["`names.ruby` has no pl translation (English is used)",
+                                            "`names.ruby` has no ru translation (English is used)"]
+
+
+def test_a_one_language_module_gets_no_missing_translation_flood(tmp_path: Path) -> None:
+    assert _w600(_mod_on_toy(tmp_path, "languages: [en]\n")) == []
+
+
+def test_a_missing_name_in_a_shipped_language_is_still_reported(tmp_path: Path) -> None:
+    en = "names:\n  ruby: Ruby\nmessages:\n  shine: Shine\n"
+    folder = _mod_on_toy(tmp_path, "languages: [en, pl]\n", {"en": en, "pl": "names:\n  ruby: Rubin\n"})
+    (folder / "rules.nem").write_text("after check_goal():\n    log(\"shine\")\n")
+    assert _w600(folder) == ["`messages.shine` has no pl translation (English is used)"]
+    rules = load_ruleset(folder, lang="pl")
+    assert rules.label("ruby") == "Rubin" and rules.message("shine") == "Shine"
+
+
+def test_a_shipped_language_needs_its_catalog(tmp_path: Path) -> None:
+    folder = _mod_on_toy(tmp_path, "languages: [en, ru]\n")
+    [d] = [d for d in check_paths([folder])[0] if d.code == "W600"]
+    assert "has no i18n/ru.yaml" in d.message and (d.span.file.endswith("module.yaml"), d.span.line) == (True, 5)
+
+
+def test_every_component_is_named_in_english(tmp_path: Path) -> None:
+    folder = _mod_on_toy(tmp_path, "languages: [en]\n", {"en": "names: {}\n"})
+    [d] = [d for d in check_paths([folder])[0] if d.code == "W600"]
+    assert "component `ruby` has no name in en" in d.message
+    assert d.span.file.endswith("cards.yaml") and d.span.line == 2
+
+
 def test_placeholders_must_agree_between_languages(tmp_path: Path) -> None:
     folder = _copy_toy(tmp_path)
     pl = folder / "i18n" / "pl.yaml"

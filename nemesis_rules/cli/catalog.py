@@ -18,9 +18,15 @@ from rich.table import Table
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import common
 from nemesis_rules.dsl import ast
-from nemesis_rules.dsl.describe import as_lines, describe_decl, describe_script, summary
+from nemesis_rules.dsl.describe import (
+    as_lines,
+    describe_decl,
+    describe_expression,
+    describe_script,
+    summary,
+)
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
-from nemesis_rules.dsl.printer import decl, to_source
+from nemesis_rules.dsl.printer import decl, expr, to_source
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import Component
 from nemesis_rules.ruleset.validate import BASE_LANG, validate
@@ -96,18 +102,28 @@ def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
 
 
 def effect_summary(rules: Ruleset, c: Component) -> str:
-    """The first sentences of each script field (named when there are several), or ""."""
+    """The first sentences of each script field, or "". A field is named (by its catalog label)
+    unless it is the only one and is called `effect`: `use: ...; dropped: ...`."""
     scripts = script_procs(rules, c)
-    texts = [summary(describe_script(rules, proc, c.spec.kind)) for proc in scripts.values()]
-    if len(texts) > 1:
-        texts = [f"{field}: {text}" for field, text in zip(scripts, texts, strict=True)]
+    texts = [summary(describe_script(rules, proc, c.spec.kind), width=SUMMARY_WIDTH) for proc in scripts.values()]
+    if len(texts) > 1 or (scripts and next(iter(scripts)) != "effect"):
+        texts = [f"{rules.label(field)}: {text}" for field, text in zip(scripts, texts, strict=True)]
     return "; ".join(texts)
 
 
+SUMMARY_WIDTH = 160  # the table cuts the column to the terminal; this bounds a very long script
+
+
 def script_procs(rules: Ruleset, c: Component) -> dict[str, ast.ProcDef]:
-    """A component's script fields, parsed, by field name."""
+    """A component's script fields (what it does), parsed, by field name."""
     procs = rules.composition.procs
     return {f: procs[f"{c.spec.id}.{f}"].value for f in c.scripts if f"{c.spec.id}.{f}" in procs}
+
+
+def expression_fields(rules: Ruleset, c: Component) -> dict[str, ast.FnDef]:
+    """A component's expression fields (conditions such as `usable`), parsed, by field name."""
+    fns = rules.composition.fns
+    return {f: fns[f"{c.spec.id}.{f}"].value for f in c.scripts if f"{c.spec.id}.{f}" in fns}
 
 
 # ---- explain ----
@@ -144,9 +160,12 @@ def explain_component(rules: Ruleset, c: Component) -> str:
         lines.append(f"  joins {rules.label(s.ends[0])} and {rules.label(s.ends[1])}"
                      + (f", labelled {s.labels[0]} / {s.labels[1]}" if s.labels else ""))
     scripts = script_procs(rules, c)
+    conditions = expression_fields(rules, c)
+    for field, fn in conditions.items():
+        lines += _condition(rules, field, fn, s.kind)
     for field, proc in scripts.items():
         lines += _script(rules, field, proc, s.kind)
-    lines += _words(rules, tuple(scripts.values()))
+    lines += _words(rules, (*conditions.values(), *scripts.values()))
     return "\n".join(lines)
 
 
@@ -163,7 +182,8 @@ def _props(rules: Ruleset, props: dict[str, Any]) -> list[str]:
     lines = ["  props:"]
     for k, v in props.items():
         label = "-" if v is None else rules.label(v)
-        shown = str(v) if label in (str(v), str(v).replace("_", " ")) else f"{v} ({label})"
+        raw = str(v).lower() if isinstance(v, bool) else str(v)  # as a script writes it
+        shown = raw if label in (raw, raw.replace("_", " ")) else f"{raw} ({label})"
         lines.append(f"    {k}: {shown}")
     return lines
 
@@ -174,6 +194,13 @@ def _script(rules: Ruleset, field: str, proc: ast.ProcDef, kind: str) -> list[st
     body = to_source(ast.Body(proc.body)).rstrip("\n").splitlines()
     return [f"  {field}({', '.join(params)}):", *as_lines(describe_script(rules, proc, kind), "    "),
             "    script:", *(f"        {line}" for line in body)]
+
+
+def _condition(rules: Ruleset, field: str, fn: ast.FnDef, kind: str) -> list[str]:
+    """An expression field read as a sentence, then its DSL source."""
+    params = [p for p in fn.params if p != "this"]
+    return [f"  {field}({', '.join(params)}):", *as_lines(describe_expression(rules, fn, kind), "    "),
+            "    expression:", f"        {expr(fn.expr)}"]
 
 
 def explain_declared(rules: Ruleset, what: str, name: str, node: Any) -> str:

@@ -36,6 +36,7 @@ class Environment:
     events: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     props: set[str] = attrs.Factory(set)  # every prop of every kind
     scripts: dict[str, set[tuple[str, ...]]] = attrs.Factory(dict)  # script field -> its parameter lists (one a kind)
+    fn_scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # expression fields (kinds' `functions:`)
     messages: set[str] = attrs.Factory(set)  # message keys in the English catalog
     used_messages: set[str] = attrs.Factory(set)
     called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
@@ -83,6 +84,7 @@ class Checker:
     def __init__(self, env: Environment) -> None:
         self.env = env
         self.diagnostics: list[Diagnostic] = []
+        self.pure, self.what = False, "a function"
 
     def error(self, code: str, message: str, span: Span, help: str = "", severity: str = "error") -> None:
         self.diagnostics.append(Diagnostic(code, message, span, severity, help))
@@ -92,8 +94,9 @@ class Checker:
         self.pure = pure
         self._block(body, set(params), loop=False)
 
-    def check_expr(self, params: Iterable[str], e: ast.Expr, pure: bool = True) -> None:
-        self.pure = pure
+    def check_expr(self, params: Iterable[str], e: ast.Expr, pure: bool = True, what: str = "a function") -> None:
+        """`what` names the expression in messages: "a function", "a `when` condition", ..."""
+        self.pure, self.what = pure, what
         self.expr(e, set(params))
 
     # ---- statements ----
@@ -167,7 +170,7 @@ class Checker:
 
     def _target(self, t: ast.Expr, scope: set[str]) -> None:
         if self.pure:
-            self.error("E402", "a function cannot change the state", t.span, "use a `proc`")
+            self.error("E402", f"{self.what} cannot change the state", t.span, "use a `proc`")
         if isinstance(t, ast.Name):
             if t.id not in scope and t.id not in self.env.counters:
                 hint = did_you_mean(t.id, scope | self.env.counters) or f"declare it first: `let {t.id} = ...`"
@@ -203,23 +206,12 @@ class Checker:
             case ast.ListComp(elt=elt, var=v, iter=it, cond=cond):
                 self.expr(it, scope)
                 inner = scope | {v}
-                self._no_pause(elt, inner)
+                self.expr(elt, inner)
                 if cond is not None:
-                    self._no_pause(cond, inner)
+                    self.expr(cond, inner)
             case ast.IfExp(cond=c, then=t, orelse=o):
                 for x in (c, t, o):
                     self.expr(x, scope)
-
-    def _no_pause(self, e: ast.Expr, scope: set[str]) -> None:
-        before = len(self.diagnostics)
-        saved, self.pure = self.pure, True
-        self.expr(e, scope)
-        self.pure = saved
-        for i in range(before, len(self.diagnostics)):
-            d = self.diagnostics[i]
-            if d.code == "E402":
-                self.diagnostics[i] = attrs.evolve(d, message=d.message.replace(
-                    "a function", "a list comprehension"))
 
     def _name(self, e: ast.Name, scope: set[str]) -> None:
         n = e.id
@@ -263,8 +255,9 @@ class Checker:
         self.env.called.add(name)
         if self.pure and (target.pauses or target.what in ("procedure", "phase") or
                           (target.primitive and target.primitive.kind == "effect")):
-            self.error("E402", f"a function cannot call `{name}`, which changes the state or waits",
-                       e.span, "use a `proc`, or compute the value with functions and primitives only")
+            self.error("E402", f"{self.what} cannot call `{name}`, which changes the state or waits",
+                       e.span, "use a `proc`, or compute the value with functions and primitives only"
+                       if self.what == "a function" else "do it in the body, which may wait and change the state")
         if target.primitive is not None:
             self._primitive_args(e, target.primitive)
             if name == "log" and e.args and isinstance(e.args[0], ast.Str):
@@ -299,13 +292,19 @@ class Checker:
         attr = e.func
         assert isinstance(attr, ast.Attr)
         self.expr(attr.obj, scope)
+        if attr.name in self.env.fn_scripts:  # an expression field: a function, callable anywhere
+            params = self.env.fn_scripts[attr.name]
+            if e.kwargs or len(e.args) != len(params):
+                self.error("E400", f"`{attr.name}` takes {len(params)} arguments "
+                           f"({', '.join(params)}), got {len(e.args)}", e.span)
+            return
         shapes = self.env.scripts.get(attr.name)
         if shapes is None:
             self.error("E302", f"unknown script field `{attr.name}`", attr.span,
                        did_you_mean(attr.name, self.env.scripts) or "declare it under a kind's `scripts:`")
             return
         if self.pure:
-            self.error("E402", f"a function cannot run the script `{attr.name}`", e.span, "use a `proc`")
+            self.error("E402", f"{self.what} cannot run the script `{attr.name}`", e.span, "use a `proc`")
         if e.kwargs or all(len(e.args) != len(params) for params in shapes):
             takes = " or ".join(f"{len(p)} ({', '.join(p)})" for p in sorted(shapes))
             self.error("E400", f"script `{attr.name}` takes {takes} arguments, got {len(e.args)}", e.span,

@@ -82,6 +82,12 @@ def describe_script(rules: Ruleset, proc: ast.ProcDef, kind: str | None = None) 
     return reader.block(proc.body, 0)
 
 
+def describe_expression(rules: Ruleset, fn: ast.FnDef, kind: str | None = None) -> list[Line]:
+    """A component's expression field (a condition such as `usable`): its expression, one line."""
+    reader = Describer(rules, bound_names(fn), None if kind is None else rules.label(kind))
+    return [reader.line(0, reader.expr(fn.expr))]
+
+
 def describe_decl(rules: Ruleset, d: ast.Decl) -> list[Line]:
     """A declaration: a heading line, then its body one level deeper."""
     return Describer(rules, bound_names(d)).decl(d)
@@ -178,6 +184,12 @@ class Describer:
 
     def simple(self, s: ast.Stmt) -> str:
         match s:
+            case ast.Let(name=n, value=v) | ast.Assign(target=ast.Name(id=n), value=v) if self.is_choice(v):
+                values = self.bind(REGISTRY["choose"], v)
+                if values is not None:  # "who chooses target from ...", as an action's parameter reads
+                    return fill(self.words.language["let_choose"], {**values, "name": n},
+                                self.words.language["missing"])
+                return self.say("let", name=n, value=self.expr(v))
             case ast.Let(name=n, value=v):
                 return self.say("let", name=n, value=self.expr(v))
             case ast.Assign(target=t, value=v):
@@ -199,6 +211,11 @@ class Describer:
             case ast.ExprStmt(expr=e):
                 return self.expr(e)
         raise TypeError(f"not a statement node: {s!r}")
+
+    def is_choice(self, e: ast.Expr) -> bool:
+        """A call of the primitive `choose` (not a procedure or variable of that name)."""
+        return (isinstance(e, ast.Call) and e.func == ast.Name("choose") and "choose" not in self.bound
+                and "choose" not in self.declared)
 
     def case(self, c: ast.Case) -> str:
         if any(isinstance(p, ast.Wildcard) for p in c.patterns):

@@ -74,6 +74,7 @@ class Names:
         self.values |= self.global_zones
         self.procs = set(comp.procs) | set(comp.phases)
         self.fns = set(comp.fns)
+        self.fn_scripts = {f for k in comp.kinds.values() for f in k.value.functions}
 
 
 class CodeBuilder:
@@ -130,14 +131,15 @@ class CodeBuilder:
         self._assign(s.target, self.value(s.value), s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
-        current = self.c.expr(s.target, self)
+        target = self.lower(s.target)  # a call that waits in `e.prop` runs once, before the value
+        current = self.c.expr(target, self)
         delta = self.value(s.value)
         fn = operator.add if s.op == "+=" else operator.sub
 
         def updated(rt, L):
             return _arith(fn, current(rt, L), delta(rt, L))
 
-        self._assign(s.target, updated, s.span)
+        self._assign(target, updated, s.span)
 
     def _assign(self, target: ast.Expr, value, span: Span) -> None:
         if isinstance(target, ast.Name):
@@ -173,7 +175,7 @@ class CodeBuilder:
     def stmt_ExprStmt(self, s: ast.ExprStmt) -> None:
         e = s.expr
         if isinstance(e, ast.Call) and self.c.is_pausing_call(e):
-            self.pausing_call(e, -1)
+            self.pausing_call(self.lower_parts(e), -1)
         else:
             self.emit((EVAL, self.value(e)), s.span)
 
@@ -256,11 +258,11 @@ class CodeBuilder:
             return e
         match e:
             case ast.Call() if self.c.is_pausing_call(e):
-                args = tuple(self.lower(a) for a in e.args)
-                kwargs = tuple(attrs.evolve(k, value=self.lower(k.value)) for k in e.kwargs)
                 temp = self.new_slot()
-                self.pausing_call(attrs.evolve(e, args=args, kwargs=kwargs), temp)
+                self.pausing_call(self.lower_parts(e), temp)
                 return Temp(temp, span=e.span)
+            case ast.ListComp():
+                return self.lower_comprehension(e)
             case ast.BoolOp(op=op, left=left, right=right):
                 temp = self.new_slot()
                 self.emit((STORE, temp, self.value(left)), left.span)
@@ -286,6 +288,37 @@ class CodeBuilder:
             elif attrs.has(type(v)) and field.name != "span":
                 changes[field.name] = self.lower(v)
         return attrs.evolve(e, **changes)
+
+    def lower_parts(self, e: ast.Call) -> ast.Call:
+        """The call with every wait inside its arguments (and its script's owner) hoisted."""
+        func = e.func
+        if isinstance(func, ast.Attr):
+            func = attrs.evolve(func, obj=self.lower(func.obj))
+        args = tuple(self.lower(a) for a in e.args)
+        kwargs = tuple(attrs.evolve(k, value=self.lower(k.value)) for k in e.kwargs)
+        return attrs.evolve(e, func=func, args=args, kwargs=kwargs)
+
+    def lower_comprehension(self, e: ast.ListComp) -> Temp:
+        """`[elt for var in iter if cond]` whose elt or cond waits: a loop of steps that appends."""
+        items, index, result = self.new_slot(), self.new_slot(), self.new_slot()
+        iterable = self.value(e.iter)
+        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), e.iter.span)
+        self.emit((STORE, index, lambda rt, L: 0), e.span)
+        self.emit((STORE, result, lambda rt, L: ()), e.span)
+        outer = self.slots.get(e.var)
+        self.slots[e.var] = var = self.new_slot()  # the variable is the comprehension's own
+        head = self.emit((FOR_NEXT, var, items, index, -1), e.span)
+        if e.cond is not None:
+            self.emit((JUMP_IF_NOT, self.value(e.cond), head), e.cond.span)
+        elt = self.value(e.elt)
+        self.emit((STORE, result, lambda rt, L: (*L[result], elt(rt, L))), e.elt.span)
+        self.emit((JUMP, head), e.span)
+        self.patch(head, self.here())
+        if outer is None:
+            del self.slots[e.var]
+        else:
+            self.slots[e.var] = outer
+        return Temp(result, span=e.span)
 
     def pausing_call(self, e: ast.Call, dest: int) -> None:
         """Emit the step for a call that may wait, draw chance or run a procedure."""
@@ -371,7 +404,7 @@ class Compiler:
     # ---- what pauses ----
     def is_pausing_call(self, e: ast.Call) -> bool:
         if isinstance(e.func, ast.Attr):
-            return True  # a script field runs as a procedure
+            return e.func.name not in self.names.fn_scripts  # a script field runs as a procedure
         if not isinstance(e.func, ast.Name):
             return False
         n = e.func.id

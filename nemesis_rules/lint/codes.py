@@ -508,10 +508,14 @@ CODES: tuple[LintCode, ...] = (
     _rule("E402", "not-callable", """
         ## What it does
         Reports a call of something that is not callable: a variable, a symbol, a counter, an
-        integer; also a procedure or phase where the engine calls a function (`report:`).
+        integer; also a procedure or phase where the engine calls a function (`report:`), and a
+        call that waits or changes the state (`choose`, `roll`, a procedure, `move`) where nothing
+        may: in a `fn`, a modifier, a `when` condition, a `cost` or an action parameter's domain.
 
         ## Why it matters
-        The call would fail when it runs; it is often a missing operator or a name clash.
+        The call would fail when it runs; it is often a missing operator or a name clash. A
+        condition or a function is worked out whenever the engine needs it, so it cannot stop
+        to ask a player.
 
         ## Example
         ```
@@ -526,10 +530,12 @@ CODES: tuple[LintCode, ...] = (
     _rule("E500", "duplicate-id", """
         ## What it does
         Reports an id declared twice: two components, kinds, zones, procedures or translation
-        keys with the same name in the loaded modules (without `replace`).
+        keys with the same name in the loaded modules (without `replace`); also a procedure, a
+        function and a phase that share a name (reported at the second declaration).
 
         ## Why it matters
-        One of the two would silently win, depending on the load order.
+        One of the two would silently win, depending on the load order; a call `name(...)` must
+        mean one thing (a hook `instead of name` needs a procedure, a modifier a function).
 
         ## Example
         ```yaml
@@ -637,10 +643,13 @@ CODES: tuple[LintCode, ...] = (
     # ---- E6xx / W6xx i18n ----
     _rule("W600", "missing-translation", """
         ## What it does
-        Warns about a translation key that one language file has and another lacks.
+        Warns about a translation key that one language file has and another lacks, and about a
+        component with no name in the English catalog (its title on cards and screens). The
+        languages asked for are those the module's `languages:` names (and any it has a file
+        for); without `languages:`, every language of the modules loaded.
 
         ## Why it matters
-        Players of that language would see the raw key.
+        Players of that language would see the English text, or the raw id.
 
         ## Example
         ```yaml
@@ -650,7 +659,8 @@ CODES: tuple[LintCode, ...] = (
         ```
 
         ## Instead
-        Add the key to every language file of the module.
+        Add the key to every language file of the module, name every component in
+        `i18n/en.yaml`, or say which languages the module ships: `languages: [en]` in module.yaml.
         """),
     _rule("W601", "unused-translation-key", """
         ## What it does

@@ -322,7 +322,8 @@ def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> No
             comp.diagnostics.append(Diagnostic("E500", f"kind `{name}` already has prop `{prop}` as {old.props[prop]}",
                                                span, help="extend with new props only"))
     base.value = attrs.evolve(old, props={**old.props, **spec.props}, defaults={**old.defaults, **spec.defaults},
-                              scripts={**old.scripts, **spec.scripts}, zones=(*old.zones, *spec.zones))
+                              scripts={**old.scripts, **spec.scripts},
+                              functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones))
 
 
 def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:
@@ -340,14 +341,17 @@ def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
             replaced.setdefault(("proc", d.name), []).append(Declared(d, mod, d.span))
             comp.procs[d.name] = Declared(d, mod, d.span)
         case ast.ProcDef():
+            _one_callable(comp, d.name, "procedure", d.span)
             _declare(comp.procs, d.name, d, mod, d.span, comp, "procedure")
         case ast.FnDef():
+            _one_callable(comp, d.name, "function", d.span)
             _declare(comp.fns, d.name, d, mod, d.span, comp, "function")
         case ast.EventDef():
             _declare(comp.events, d.name, d, mod, d.span, comp, "event")
         case ast.ActionDef():
             _declare(comp.actions, d.name, d, mod, d.span, comp, "action")
         case ast.PhaseDef():
+            _one_callable(comp, d.name, "phase", d.span)
             _declare(comp.phases, d.name, d.steps, mod, d.span, comp, "phase")
             comp.step_spans.update({(d.name, n): sp for n, sp in zip(d.steps, d.step_spans, strict=False)})
         case ast.PhaseExtend():
@@ -358,6 +362,27 @@ def _add_decl(comp: Composition, mod: str, d: ast.Decl, replaced: dict) -> None:
             comp.triggers.append(Declared(d, mod, d.span))
         case ast.HookDef():
             comp.hooks.append(Declared(d, mod, d.span))
+
+
+def _one_callable(comp: Composition, name: str, what: str, span: Span) -> None:
+    """A call `name(...)` must mean one thing: a procedure, a function and a phase share names."""
+    for other, table in (("procedure", comp.procs), ("function", comp.fns), ("phase", comp.phases)):
+        prev = table.get(name)
+        if other != what and prev is not None:
+            comp.diagnostics.append(Diagnostic(
+                "E500", f"`{name}` is already a {other} (in {prev.span.file}:{prev.span.line}); "
+                f"a {what} cannot share its name", _name_span(comp, span, name),
+                help=f"rename one of them: a call `{name}(...)` must mean one thing"))
+
+
+def _name_span(comp: Composition, span: Span, name: str) -> Span:
+    """The declared name inside a declaration's span (for the caret), else the whole span."""
+    lines = comp.sources.get(span.file, "").splitlines()
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    at = line.find(name, span.column - 1)
+    if at < 0:
+        return span
+    return Span(span.file, span.line, at + 1, span.line, at + 1 + len(name))
 
 
 def _extend_phase(comp: Composition, mod: str, d: ast.PhaseExtend, replaced: dict) -> None:
@@ -413,20 +438,25 @@ def _check_replacements(comp: Composition, replaced: dict) -> None:
                         b.span, help=f"make `{b.module}` require `{a.module}` (then it wins), or drop one"))
 
 
-# ---- component scripts become procedures ----
+# ---- component scripts become procedures (and expression fields functions) ----
 def script_procs(comp: Composition) -> None:
-    """Parse each component's script fields into procedures named `<component>.<field>`."""
+    """Parse each component's script fields into procedures named `<component>.<field>`; a field
+    the kind declares under `functions:` holds one expression and becomes a function."""
     for cid, c in comp.components.items():
         kind = comp.kinds.get(c.spec.kind)
         declared: dict[str, tuple[str, ...]] = kind.value.scripts if kind else {}
+        functions: dict[str, tuple[str, ...]] = kind.value.functions if kind else {}
         for field, script in c.scripts.items():
-            if kind is not None and field not in declared:
-                known = sorted(set(declared) | {f for f in ("id", "kind", "count", "zone", "face_up", "props",
-                                                              "ends", "labels", "replace")})
+            if kind is not None and field not in declared and field not in functions:
+                known = sorted(set(declared) | set(functions) | {f for f in (
+                    "id", "kind", "count", "zone", "face_up", "props", "ends", "labels", "replace")})
                 comp.diagnostics.append(Diagnostic(
                     "E200", f"unknown field `{field}` for a component of kind `{c.spec.kind}`",
                     Span(script.span.file, script.span.line, 1, script.span.line, 2),
                     help=did_you_mean(field, known) or f"declare it under kinds.{c.spec.kind}.scripts"))
+                continue
+            if field in functions:
+                _expression_field(comp, c, cid, field, script, functions[field])
                 continue
             body, diags = parse_script(script, script.span.file)
             comp.diagnostics += diags
@@ -435,4 +465,20 @@ def script_procs(comp: Composition) -> None:
             params = ("this", *declared.get(field, ()))
             proc = ast.ProcDef(f"{cid}.{field}", params, body.stmts, span=body.span)
             comp.procs[proc.name] = Declared(proc, c.module, script.span)
+
+
+def _expression_field(comp: Composition, c, cid: str, field: str, script, params: tuple[str, ...]) -> None:
+    """An expression field is read as `return <expr>`: one expression, no statements."""
+    wrapped = attrs.evolve(script, text="return " + script.text.strip(), col_offset=script.col_offset - 7)
+    body, diags = parse_script(wrapped, script.span.file)
+    comp.diagnostics += diags
+    if body is None:
+        return
+    if len(body.stmts) != 1 or not isinstance(body.stmts[0], ast.Return) or body.stmts[0].value is None:
+        comp.diagnostics.append(Diagnostic("E100", f"`{field}` holds one expression, not statements", script.span,
+                                           help=f"write a condition such as `count(x) > 0` (`{field}` is declared "
+                                                f"under the kind's `functions:`)"))
+        return
+    fn = ast.FnDef(f"{cid}.{field}", ("this", *params), body.stmts[0].value, span=body.span)
+    comp.fns[fn.name] = Declared(fn, c.module, script.span)
 

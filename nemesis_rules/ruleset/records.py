@@ -86,6 +86,7 @@ class Manifest:
     description: str = ""
     report: ReportSpec | None = None
     screen: ScreenSpec | None = None
+    languages: tuple[str, ...] | None = None  # the catalogs it ships (None: every language loaded)
 
 
 @attrs.frozen
@@ -93,6 +94,7 @@ class KindSpec:
     props: dict[str, str] = attrs.Factory(dict)
     defaults: dict[str, Any] = attrs.Factory(dict)
     scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    functions: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # script fields holding one expression
     zones: tuple[str, ...] = ()
     link: bool = False
     extend: bool = False  # add props, defaults and scripts to a kind declared elsewhere

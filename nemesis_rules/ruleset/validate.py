@@ -17,6 +17,7 @@ from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 BASE_LANG = "en"
 RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "autostart"}
 NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
+WHEN = "a `when` condition"  # evaluated before anything runs: it cannot wait or change the state
 
 
 def validate(comp: Composition) -> Environment:
@@ -91,6 +92,7 @@ def environment(comp: Composition) -> Environment:
         env.props |= set(k.value.props)
         for field, params in k.value.scripts.items():  # one field name may differ by kind
             env.scripts.setdefault(field, set()).add(tuple(params))
+        env.fn_scripts.update(k.value.functions)
     en = comp.catalogs.get(BASE_LANG, {})
     env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
     return env
@@ -263,8 +265,9 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
     for d in comp.modifiers:
         m = d.value
         _same_arity(comp, env, m.name, m.params, m.span, {"function"}, "modifier")
-        checker.check_expr(m.params, m.when) if m.when is not None else None
-        checker.check_expr(m.params, m.expr)
+        if m.when is not None:
+            checker.check_expr(m.params, m.when, what=WHEN)
+        checker.check_expr(m.params, m.expr, what="a modifier")
     for d in comp.triggers:
         t = d.value
         if t.event not in env.events:
@@ -297,7 +300,7 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
 
 def _when_and_body(checker: Checker, params, when, body) -> None:
     if when is not None:
-        checker.check_expr(params, when)
+        checker.check_expr(params, when, what=WHEN)
     checker.check_body(params, body)
 
 
@@ -316,12 +319,12 @@ def _check_action(checker: Checker, a: ast.ActionDef) -> None:
     scope = [a.actor]
     for p in a.params:
         checker.env.used_messages.add(f"{a.name}.{p.name}")  # the prompt that asks for it
-        checker.check_expr(scope, p.domain)
+        checker.check_expr(scope, p.domain, what="a parameter's domain")
         scope.append(p.name)
     if a.cost is not None:
-        checker.check_expr([a.actor], a.cost)
+        checker.check_expr([a.actor], a.cost, what="a `cost`")
     if a.when is not None:
-        checker.check_expr([a.actor], a.when)
+        checker.check_expr([a.actor], a.when, what=WHEN)
     checker.check_body(scope, a.body)
 
 
@@ -481,6 +484,43 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
         return
     top = comp.modules[-1].id if comp.modules else None
+    _unused_keys(comp, env, base, top)
+    _untitled_components(comp, base, top)
+    for lang in _shipped_languages(comp):
+        table = comp.catalogs.get(lang, {})
+        for key, d in base.items():
+            if d.module != top:
+                continue
+            if key not in table:
+                comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
+                                                   d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
+            elif _placeholders(d.value) != _placeholders(table[key].value):
+                comp.diagnostics.append(Diagnostic(
+                    "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
+                    f"{sorted(_placeholders(d.value))} in en", table[key].span))
+    for lang, table in comp.catalogs.items():
+        for key, d in table.items():
+            if lang != BASE_LANG and key not in base and d.module == top:
+                comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
+                                                   d.span, severity=WARNING, help="add it to en.yaml or remove it"))
+
+
+def _shipped_languages(comp: Composition) -> list[str]:
+    """The languages besides English the checked module must translate: those its `languages:`
+    names and those it has a catalog for; without `languages:`, every language loaded."""
+    src = comp.modules[-1] if comp.modules else None
+    declared = src.manifest.languages if src is not None and src.manifest is not None else None
+    if declared is None:
+        return [lang for lang in comp.catalogs if lang != BASE_LANG]
+    for i, lang in enumerate(declared):
+        if lang != BASE_LANG and lang not in src.catalogs:
+            comp.diagnostics.append(Diagnostic(
+                "W600", f"module `{src.id}` ships `{lang}` but has no i18n/{lang}.yaml", src.manifest_at("languages", i),
+                severity=WARNING, help=f"add i18n/{lang}.yaml, or remove `{lang}` from `languages:`"))
+    return [lang for lang in dict.fromkeys((*declared, *src.catalogs)) if lang != BASE_LANG and lang in src.catalogs]
+
+
+def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | None) -> None:
     headings = {n for p in comp.screen.panels for n in (p.title, *p.columns) if n}  # screen panels' words
     data_words = {v for c in comp.components.values() for v in (c.spec.props or {}).values()
                   if isinstance(v, str)}  # names written as prop values are shown too
@@ -492,24 +532,17 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
             comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
         if section == "names" and not any(name in known for known in (
-                env.values, env.callables, env.counters, env.props, headings, data_words, ENGINE_LABELS)):
+                env.values, env.callables, env.counters, env.props, env.scripts, env.events, headings, data_words,
+                ENGINE_LABELS)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
-    for lang, table in comp.catalogs.items():
-        if lang == BASE_LANG:
-            continue
-        for key, d in base.items():
-            if d.module != top:
-                continue
-            if key not in table:
-                comp.diagnostics.append(Diagnostic("W600", f"`{key}` has no {lang} translation (English is used)",
-                                                   d.span, severity=WARNING, help=f"add it to i18n/{lang}.yaml"))
-            elif _placeholders(d.value) != _placeholders(table[key].value):
-                comp.diagnostics.append(Diagnostic(
-                    "E602", f"`{key}` has placeholders {sorted(_placeholders(table[key].value))} in {lang} but "
-                    f"{sorted(_placeholders(d.value))} in en", table[key].span))
-        for key, d in table.items():
-            if key not in base and d.module == top:
-                comp.diagnostics.append(Diagnostic("W601", f"`{key}` in {lang} is not in the English catalog",
-                                                   d.span, severity=WARNING, help="add it to en.yaml or remove it"))
 
+
+def _untitled_components(comp: Composition, base: dict, top: str | None) -> None:
+    """Every component shows its name (`nemesis cards`, the screen, the log): the checked module
+    names each of its own in English (the other languages are checked key by key)."""
+    for cid, c in comp.components.items():
+        if c.module == top and f"names.{cid}" not in base:
+            comp.diagnostics.append(Diagnostic(
+                "W600", f"component `{cid}` has no name in en (it shows as “{cid.replace('_', ' ')}”)",
+                c.span, severity=WARNING, help=f"add `{cid}: ...` under `names:` in i18n/en.yaml"))
