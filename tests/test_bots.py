@@ -135,8 +135,8 @@ def pick(game: Game, prompt: str, values: list) -> object:
 def test_base_bot_hibernates_once_it_may(rules):
     game = one_player(rules)
     game.state.counters["time"] = props(game, "time_track")["first_blue"]
-    assert pick(game, "pick_action", ["movement", "careful_movement", "attempt_hibernation", None]) \
-        == "attempt_hibernation"
+    assert pick(game, "pick_action", ["movement", "careful_movement", "room_action", None]) \
+        == "room_action"
 
 
 def set_course_to_earth(game: Game) -> None:
@@ -162,7 +162,7 @@ def test_base_bot_fights_or_flees_rather_than_hibernate_beside_an_intruder(rules
     game = one_player(rules)
     game.state.counters["time"] = props(game, "time_track")["first_blue"]
     put(game, "adult_figure#1", "room_contents@main_hibernatorium")
-    assert pick(game, "pick_action", ["attempt_hibernation", "escape", "melee"]) == "escape"
+    assert pick(game, "pick_action", ["room_action", "escape", "melee"]) == "escape"
 
 
 def test_base_bot_walks_home_and_around_intruders(rules):
@@ -199,13 +199,13 @@ def test_base_bot_checks_the_course_then_steers_for_its_destination(rules):
     game = one_player(rules)
     me = props(game, "player1")["character"]
     put(game, me, "room_contents@main_cockpit")
-    assert pick(game, "pick_action", ["flight_control", "movement", None]) == "flight_control"
+    assert pick(game, "pick_action", ["room_action", "movement", None]) == "room_action"
     assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "check_coordinates"
     (card,) = game.state.zones["coordinates_space"]
     primitives.peek(game._runtime, "player1", card)          # what check_coordinates does
     course = [props(game, card)[f"destination_{x}"] for x in "abcd"]
     game.state.counters["destination"] = course.index("mars")  # off course
-    assert pick(game, "pick_action", ["flight_control", "movement", None]) == "flight_control"
+    assert pick(game, "pick_action", ["room_action", "movement", None]) == "room_action"
     assert pick(game, "flight_control_how", ["check_coordinates", "set_destination"]) == "set_destination"
     assert course[pick(game, "destination_space", [0, 1, 2, 3])] == "earth"
 
@@ -216,8 +216,8 @@ def test_checking_the_coordinates_lets_that_player_see_the_card(rules):
     (card,) = game.state.zones["coordinates_space"]
     assert card not in game.view(0)["entities"]
     d = game.decision
-    offer(game, "flight_control")                              # listed before the move to the Cockpit
-    choose(game, "flight_control")
+    offer(game, "room_action")                              # listed before the move to the Cockpit
+    choose(game, "room_action")
     while game.decision.prompt == "pay_with":
         choose(game, game.decision.options[0].value)
     choose(game, "check_coordinates")

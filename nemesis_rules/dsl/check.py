@@ -36,6 +36,7 @@ class Environment:
     events: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     props: set[str] = attrs.Factory(set)  # every prop of every kind
     scripts: dict[str, set[tuple[str, ...]]] = attrs.Factory(dict)  # script field -> its parameter lists (one a kind)
+    fn_scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # expression fields (kinds' `functions:`)
     messages: set[str] = attrs.Factory(set)  # message keys in the English catalog
     used_messages: set[str] = attrs.Factory(set)
     called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
@@ -299,6 +300,12 @@ class Checker:
         attr = e.func
         assert isinstance(attr, ast.Attr)
         self.expr(attr.obj, scope)
+        if attr.name in self.env.fn_scripts:  # an expression field: a function, callable anywhere
+            params = self.env.fn_scripts[attr.name]
+            if e.kwargs or len(e.args) != len(params):
+                self.error("E400", f"`{attr.name}` takes {len(params)} arguments "
+                           f"({', '.join(params)}), got {len(e.args)}", e.span)
+            return
         shapes = self.env.scripts.get(attr.name)
         if shapes is None:
             self.error("E302", f"unknown script field `{attr.name}`", attr.span,

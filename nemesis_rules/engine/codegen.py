@@ -92,9 +92,11 @@ class ExprSource:
         return f"_index({self.source(e.obj, b, comp)}, {self.source(e.index, b, comp)})"
 
     def src_Call(self, e: ast.Call, b, comp) -> str:
-        assert isinstance(e.func, ast.Name), "script calls are hoisted"
-        n = e.func.id
         args = [self.source(a, b, comp) for a in e.args]
+        if isinstance(e.func, ast.Attr):  # an expression field (other script calls are hoisted)
+            obj = self.source(e.func.obj, b, comp)
+            return f"rt.call_fn_script({obj}, {self.constant(e.func.name)}, [{', '.join(args)}])"
+        n = e.func.id
         if n in self.names.owned_zones:
             return f"({self.constant(n + '@')} + str({args[0]}))"
         if n in self.names.fns:

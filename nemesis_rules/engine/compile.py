@@ -74,6 +74,7 @@ class Names:
         self.values |= self.global_zones
         self.procs = set(comp.procs) | set(comp.phases)
         self.fns = set(comp.fns)
+        self.fn_scripts = {f for k in comp.kinds.values() for f in k.value.functions}
 
 
 class CodeBuilder:
@@ -371,7 +372,7 @@ class Compiler:
     # ---- what pauses ----
     def is_pausing_call(self, e: ast.Call) -> bool:
         if isinstance(e.func, ast.Attr):
-            return True  # a script field runs as a procedure
+            return e.func.name not in self.names.fn_scripts  # a script field runs as a procedure
         if not isinstance(e.func, ast.Name):
             return False
         n = e.func.id

@@ -222,10 +222,11 @@ def owner(rt, zone):
 
 
 @primitive("has_script", Param("what", "entity"), Param("script", "str"), returns="bool",
-           doc="Whether an entity's component defines the named script field.",
+           doc="Whether an entity's component defines the named script field (or expression field).",
            phrase="{what} has the script {script}")
 def has_script(rt, what, script):
-    return f"{_entity(rt, what)[E_COMP]}.{script}" in rt.program.procs
+    name = f"{_entity(rt, what)[E_COMP]}.{script}"
+    return name in rt.program.procs or name in rt.program.fns
 
 
 @primitive("prop", Param("what", "entity"), Param("name", "str"), returns="any",

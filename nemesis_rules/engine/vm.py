@@ -171,6 +171,14 @@ class Runtime:
             raise ScriptError(f"unknown action {action!r}")
         return f"action:{action}"
 
+    def call_fn_script(self, e, field: str, args: list):
+        """Evaluate an entity's expression field (`functions:` of its kind) with `this` = e."""
+        name = f"{self.entity(e)[E_COMP]}.{field}"
+        fn = self.program.fns.get(name)
+        if fn is None:
+            raise ScriptError(f"{e} has no script `{field}`")
+        return fn(self, [e, *args])
+
     def script_target(self, e, script: str) -> str:
         name = f"{self.entity(e)[E_COMP]}.{script}"
         if name not in self.program.procs:

@@ -322,7 +322,8 @@ def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> No
             comp.diagnostics.append(Diagnostic("E500", f"kind `{name}` already has prop `{prop}` as {old.props[prop]}",
                                                span, help="extend with new props only"))
     base.value = attrs.evolve(old, props={**old.props, **spec.props}, defaults={**old.defaults, **spec.defaults},
-                              scripts={**old.scripts, **spec.scripts}, zones=(*old.zones, *spec.zones))
+                              scripts={**old.scripts, **spec.scripts},
+                              functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones))
 
 
 def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:
@@ -413,20 +414,25 @@ def _check_replacements(comp: Composition, replaced: dict) -> None:
                         b.span, help=f"make `{b.module}` require `{a.module}` (then it wins), or drop one"))
 
 
-# ---- component scripts become procedures ----
+# ---- component scripts become procedures (and expression fields functions) ----
 def script_procs(comp: Composition) -> None:
-    """Parse each component's script fields into procedures named `<component>.<field>`."""
+    """Parse each component's script fields into procedures named `<component>.<field>`; a field
+    the kind declares under `functions:` holds one expression and becomes a function."""
     for cid, c in comp.components.items():
         kind = comp.kinds.get(c.spec.kind)
         declared: dict[str, tuple[str, ...]] = kind.value.scripts if kind else {}
+        functions: dict[str, tuple[str, ...]] = kind.value.functions if kind else {}
         for field, script in c.scripts.items():
-            if kind is not None and field not in declared:
-                known = sorted(set(declared) | {f for f in ("id", "kind", "count", "zone", "face_up", "props",
-                                                              "ends", "labels", "replace")})
+            if kind is not None and field not in declared and field not in functions:
+                known = sorted(set(declared) | set(functions) | {f for f in (
+                    "id", "kind", "count", "zone", "face_up", "props", "ends", "labels", "replace")})
                 comp.diagnostics.append(Diagnostic(
                     "E200", f"unknown field `{field}` for a component of kind `{c.spec.kind}`",
                     Span(script.span.file, script.span.line, 1, script.span.line, 2),
                     help=did_you_mean(field, known) or f"declare it under kinds.{c.spec.kind}.scripts"))
+                continue
+            if field in functions:
+                _expression_field(comp, c, cid, field, script, functions[field])
                 continue
             body, diags = parse_script(script, script.span.file)
             comp.diagnostics += diags
@@ -435,4 +441,20 @@ def script_procs(comp: Composition) -> None:
             params = ("this", *declared.get(field, ()))
             proc = ast.ProcDef(f"{cid}.{field}", params, body.stmts, span=body.span)
             comp.procs[proc.name] = Declared(proc, c.module, script.span)
+
+
+def _expression_field(comp: Composition, c, cid: str, field: str, script, params: tuple[str, ...]) -> None:
+    """An expression field is read as `return <expr>`: one expression, no statements."""
+    wrapped = attrs.evolve(script, text="return " + script.text.strip(), col_offset=script.col_offset - 7)
+    body, diags = parse_script(wrapped, script.span.file)
+    comp.diagnostics += diags
+    if body is None:
+        return
+    if len(body.stmts) != 1 or not isinstance(body.stmts[0], ast.Return) or body.stmts[0].value is None:
+        comp.diagnostics.append(Diagnostic("E100", f"`{field}` holds one expression, not statements", script.span,
+                                           help=f"write a condition such as `count(x) > 0` (`{field}` is declared "
+                                                f"under the kind's `functions:`)"))
+        return
+    fn = ast.FnDef(f"{cid}.{field}", ("this", *params), body.stmts[0].value, span=body.span)
+    comp.fns[fn.name] = Declared(fn, c.module, script.span)
 

@@ -93,6 +93,7 @@ class KindSpec:
     props: dict[str, str] = attrs.Factory(dict)
     defaults: dict[str, Any] = attrs.Factory(dict)
     scripts: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    functions: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # script fields holding one expression
     zones: tuple[str, ...] = ()
     link: bool = False
     extend: bool = False  # add props, defaults and scripts to a kind declared elsewhere

@@ -91,6 +91,7 @@ def environment(comp: Composition) -> Environment:
         env.props |= set(k.value.props)
         for field, params in k.value.scripts.items():  # one field name may differ by kind
             env.scripts.setdefault(field, set()).add(tuple(params))
+        env.fn_scripts.update(k.value.functions)
     en = comp.catalogs.get(BASE_LANG, {})
     env.messages = {k.split(".", 1)[1] for k in en if k.startswith("messages.")}
     return env
