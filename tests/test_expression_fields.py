@@ -4,11 +4,10 @@ function anywhere (an action's `when`, a `fn`), with `this` the entity (rooms' `
 from __future__ import annotations
 
 import pytest
+from test_language_rows import props, write_module
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
-
-from test_language_rows import props, write_module
 
 COMPONENTS = """
 kinds:
