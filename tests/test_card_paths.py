@@ -1,0 +1,115 @@
+"""Base's paths for playing action cards and using items (rulesets/base/rules/cards.nem): the
+printed decks are dealt, an illegal play is refused and changes nothing, a game waiting in the
+response window saves and loads, the bots play cards, and every card or item with an encoded
+effect has its scenario (tests/scenarios/base/cards, items)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules import Game, load_ruleset
+from nemesis_rules.bots import bot_seed, make_bot, play_turn
+from nemesis_rules.dsl.diagnostics import IllegalMoveError
+from nemesis_rules.scenario import run_file
+
+from positions import choose, inside, put
+
+ROOT = Path(__file__).parent
+BOARD = ROOT / "fixtures" / "base_testboard"
+SCENARIOS = ROOT / "scenarios" / "base"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset("base", BOARD)
+
+
+def kind_of(game, eid):
+    return game.view(None)["entities"][eid]["kind"]
+
+
+def owned_cards(game, seat):
+    p = f"player{seat + 1}"
+    return inside(game, f"hand@{p}") + inside(game, f"action_deck@{p}") + inside(game, f"action_discard@{p}")
+
+
+def draft(game, players=2):
+    """Each player takes the first character offered; their ids in seat order."""
+    picked = []
+    for _ in range(players):
+        picked.append(game.decision.options[0].value)
+        game.apply(0)
+    return picked
+
+
+def test_printed_decks_are_the_characters_ten_cards(rules):
+    game = Game.new(rules, players=2, seed=2, decks="printed")
+    for seat, who in enumerate(draft(game)):
+        cards = owned_cards(game, seat)
+        assert len(cards) == 10 and all(c.startswith(f"{who}_") for c in cards), cards
+        (weapon,) = inside(game, f"held@player{seat + 1}")
+        assert game.view(None)["entities"][weapon]["props"]["belongs_to"] == who
+
+
+def test_plain_decks_keep_the_test_cards(rules):
+    game = Game.new(rules, players=2, seed=2)
+    choose(game, "captain")
+    choose(game, "scientist")
+    cards = owned_cards(game, 0)
+    assert sorted(c for c in cards if not c.startswith("test_card")) == ["captain_basic_repairs", "captain_motivation"]
+    assert inside(game, "held@player1") == ["test_rifle"]
+
+
+def test_an_illegal_play_is_refused_and_changes_nothing(rules):
+    game = Game.new(rules, players=2, seed=2, decks="printed")
+    draft(game)
+    before = game.to_json()
+    with pytest.raises(IllegalMoveError):
+        game.apply(len(game.decision.options) + 3)
+    assert game.to_json() == before
+
+
+def test_a_game_waiting_in_the_response_window_saves_and_loads(rules):
+    """The interruption scenario's position, stopped at the Scientist's out-of-turn decision."""
+    game = Game.new(rules, players=2, seed=2)
+    choose(game, "captain")
+    choose(game, "scientist")
+    put(game, "scientist", "room_contents@main_hibernatorium")
+    put(game, "scientist_interruption", "hand@player2")
+    choose(game, "movement", player=0)                       # the Scientist shares the room
+    assert game.decision.prompt == "respond_with" and game.decision.player == 1
+    again = Game.from_json(rules, game.to_json())
+    assert again.to_json() == game.to_json()
+    choose(again, "scientist_interruption", player=1)
+    assert "scientist_interruption" in inside(again, "action_discard@player2")
+
+
+def test_heuristic_bots_play_cards_in_a_printed_game(rules):
+    game = Game.new(rules, players=4, seed=1, decks="printed")
+    bots = {s: make_bot("heuristic", bot_seed(1, s)) for s in range(4)}
+    while not game.over:
+        play_turn(game, bots)
+    played = [e for e in game.log if e["msg"] == "card_played"]
+    assert played, "no card was played"
+
+
+def encoded(rules, field):
+    return sorted({name.split(".")[0] for name in (*rules.program.procs, *rules.program.fns)
+                   if name.endswith(f".{field}")})
+
+
+def test_every_playable_card_and_item_has_a_scenario(rules):
+    texts = "\n".join(p.read_text() for folder in ("cards", "items") for p in (SCENARIOS / folder).glob("*.yaml"))
+    cards = [c for c in encoded(rules, "effect") + encoded(rules, "respond")
+             if rules.composition.components[c].spec.kind == "action_card"]
+    kinds = {c.split("_", 1)[1] for c in cards}                  # the same card in several decks: one scenario
+    missing = [k for k in kinds if f"_{k}" not in texts]
+    assert not missing, missing
+    assert "item_bandages" in texts
+
+
+@pytest.mark.parametrize("path", sorted((SCENARIOS / "cards").glob("*.yaml"))[:3], ids=lambda p: p.stem)
+def test_card_scenarios_run(path):
+    assert run_file(path).status == "PASS"
