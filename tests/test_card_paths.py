@@ -113,3 +113,9 @@ def test_every_playable_card_and_item_has_a_scenario(rules):
 @pytest.mark.parametrize("path", sorted((SCENARIOS / "cards").glob("*.yaml"))[:3], ids=lambda p: p.stem)
 def test_card_scenarios_run(path):
     assert run_file(path).status == "PASS"
+
+
+def test_explain_reads_an_expression_field(rules):
+    from nemesis_rules.cli.catalog import script_procs
+    fields = script_procs(rules, rules.composition.components["generator"])
+    assert list(fields) == ["usable", "action"]

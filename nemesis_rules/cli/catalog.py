@@ -105,9 +105,18 @@ def effect_summary(rules: Ruleset, c: Component) -> str:
 
 
 def script_procs(rules: Ruleset, c: Component) -> dict[str, ast.ProcDef]:
-    """A component's script fields, parsed, by field name."""
-    procs = rules.composition.procs
-    return {f: procs[f"{c.spec.id}.{f}"].value for f in c.scripts if f"{c.spec.id}.{f}" in procs}
+    """A component's script fields, parsed, by field name; an expression field reads as a
+    procedure returning its expression."""
+    procs, fns = rules.composition.procs, rules.composition.fns
+    out = {}
+    for f in c.scripts:
+        name = f"{c.spec.id}.{f}"
+        if name in procs:
+            out[f] = procs[name].value
+        elif name in fns:
+            fn = fns[name].value
+            out[f] = ast.ProcDef(name, fn.params, (ast.Return(fn.expr, span=fn.span),), span=fn.span)
+    return out
 
 
 # ---- explain ----
