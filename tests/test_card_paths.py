@@ -8,13 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from positions import choose, inside, put
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.bots import bot_seed, make_bot, play_turn
 from nemesis_rules.dsl.diagnostics import IllegalMoveError
 from nemesis_rules.scenario import run_file
-
-from positions import choose, inside, put
 
 ROOT = Path(__file__).parent
 BOARD = ROOT / "fixtures" / "base_testboard"
