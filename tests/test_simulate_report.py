@@ -65,7 +65,7 @@ def test_base_report_has_every_section(base_report):
     out = base_report["out"]
     assert base_report["code"] == 0 and "errors: none" in out
     for title in ("crew survival: ", "by character:", "rounds played: mean ", "causes of death",
-                  "cards played (log message `intruder_card`)"):
+                  "cards played (log message `card_played`)"):
         assert title in out, out
     assert section(out, "by character:")[0].split() == ["character", "players", "survived", "won"]
 
@@ -100,7 +100,7 @@ def test_base_jsonl_carries_the_report(base_report):
             causes.add(p["cause"])
             if p["seat"] in r["result"]["winners"]:
                 assert p["survived"]
-        assert report["plays"] == {}  # standard mode: nobody plays the intruders
+        assert not any(c.startswith("test_intruder_card") for c in report["plays"])  # nobody plays the intruders
     assert {c for c in causes if c} <= {"killed_by_attack", "killed_by_wounds", "killed_by_larva",
                                        "killed_in_airlock", "killed_at_jump", "killed_with_ship",
                                        "killed_by_engines", "killed_off_course", "killed_by_contamination"}
@@ -117,7 +117,7 @@ def test_base_intruder_player_cards_played(capsys):
                     "--jobs", "1", "--option", "mode=intruder_player")
     assert code == 0
     rows = section(out, "cards played")
-    assert rows and rows[0].lstrip().startswith("test_intruder_card_"), out
+    assert any(row.lstrip().startswith("test_intruder_card_") for row in rows), out
     total = int(re.search(r"total (\d+) plays of (\d+) cards", out)[1])
     assert sum(int(row.split()[-2]) for row in rows[:-1]) == total
 
