@@ -88,8 +88,12 @@ class Ruleset:
 TEMPLATE_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None) -> Ruleset:
+def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None,
+                 absolute_requires: bool = False) -> Ruleset:
     """Load, compose, check and compile modules (ids under rulesets/ or folder paths).
+
+    A module's `requires:` names module ids or folders relative to it; absolute paths only
+    with `absolute_requires=True`.
 
     Raises:
         RulesError: with every error diagnostic, if any module has errors.
@@ -97,7 +101,7 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
     if not modules:
         raise RulesError("load_ruleset() needs at least one module, e.g. load_ruleset(\"base\")")
     try:
-        return _load(modules, lang, search)
+        return _load(modules, lang, search, absolute_requires)
     except RulesError:
         raise
     except Exception as err:  # a bug of ours must still reach the caller as a clear error
@@ -105,8 +109,8 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
                                     f"{type(err).__name__}: {err}", help="please report this")) from err
 
 
-def _load(modules, lang: str, search: list[Path] | None) -> Ruleset:
-    comp = compose(list(modules), search)
+def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool = False) -> Ruleset:
+    comp = compose(list(modules), search, absolute_requires=absolute_requires)
     validate(comp)
     errors = [d for d in comp.diagnostics if d.is_error]
     if errors:

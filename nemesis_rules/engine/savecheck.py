@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError, brief
-from nemesis_rules.engine import vm
+from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
 from nemesis_rules.engine.state import FORMAT_VERSION, GameState, tuplify
 
 MAX_SEED = (1 << 64) - 1
-MAX_VALUE_DEPTH = 32  # nesting of lists in one value (real games nest two or three deep)
+MAX_VALUE_DEPTH = 32  # lists inside lists in one value (real games go two or three deep)
 MAX_INT = 1 << 256  # no value a game holds comes near this
 
 FIELDS = {"format", "players", "seed", "options", "ruleset", "entities", "zones", "counters", "rng",
@@ -324,6 +324,7 @@ def _check_pending(program: Program, st: GameState) -> None:
     op = program.procs[frame[0]].ops[frame[1]]
     rt = vm.Runtime(program, st.clone())
     local = list(frame[2])
+    limits.work[0] = 0
     try:
         if op[0] == CHOOSE:
             player, options, prompt, optional = op[1](rt, local)
