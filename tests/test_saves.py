@@ -265,3 +265,10 @@ def test_a_fifo_is_not_read_as_a_save(tmp_path, capsys) -> None:
     assert main(["replay", str(tmp_path / "p.json")]) == 2
     assert "not a regular file" in capsys.readouterr().err
 
+
+
+def test_a_save_reformatted_keeps_its_seal(toy_rules) -> None:
+    game = _midgame(toy_rules)
+    pretty = json.dumps(json.loads(game.to_json()), indent=2) + "\n"
+    assert Game.from_json(toy_rules, pretty).state == game.state
+    assert Game.from_json(toy_rules, game.to_json() + "\n").state == game.state

@@ -141,40 +141,34 @@ def _expected_entities(program: Program, players: int) -> list[tuple[str, str]]:
 def _check_entities(program: Program, data: dict, players: int) -> None:
     rows = need("entities", data["entities"], list, "a list")
     start = _expected_entities(program, players)
+    if len(rows) < len(start):
+        raise fail("entities", f"`{start[len(rows)][0]}` is missing")
     seen: set[str] = set()
     last = 0
     for i, row in enumerate(rows):
-        where = f"entities[{i}]"
-        if not (isinstance(row, list) and len(row) == 6):
-            raise fail(where, "expected [id, kind, zone, props, face_up, component]")
+        if not (type(row) is list and len(row) == 6 and type(row[0]) is str):
+            raise fail(f"entities[{i}]", "expected [id, kind, zone, props, face_up, component]")
         eid, kind, zone, props, face, comp = row
-        need(f"{where} id", eid, str, "a string")
-        where = f"entity `{brief(eid)}`"
         if eid in seen:
-            raise fail(where, "listed twice")
+            raise fail(f"entity `{brief(eid)}`", "listed twice")
         seen.add(eid)
         if i < len(start):
             if (eid, comp) != start[i]:
                 raise fail(f"entities[{i}]", f"expected `{start[i][0]}` here (a game makes its starting "
                                              "components first, in order)")
         else:
-            last = _check_made(where, eid, comp, program, last, data["next_id"])
-        expected_kind = "player" if comp == "player" else program.templates[comp][0]
-        if kind != expected_kind:
-            raise fail(where, f"kind {brief(kind)}, but component `{comp}` makes a {expected_kind}")
-        if zone is not None:
-            need(f"{where} zone", zone, str, "a zone name or null")
-        need(f"{where} face_up", face, bool, "true or false")
-        need(f"{where} props", props, dict, "an object")
-        allowed = set(program.kind_defaults.get(kind, {}))
-        if comp != "player":
-            allowed |= set(program.templates[comp][1])
+            last = _check_made(f"entity `{brief(eid)}`", eid, comp, program, last, data["next_id"])
+        defaults = program.kind_defaults.get(kind, ())
+        printed = program.templates[comp][1] if comp != "player" else ()
+        if kind != (expected := "player" if comp == "player" else program.templates[comp][0]):
+            raise fail(f"entity `{eid}`", f"kind {brief(kind)}, but component `{comp}` makes a {expected}")
+        if not (zone is None or type(zone) is str) or type(face) is not bool or type(props) is not dict:
+            raise fail(f"entity `{eid}`", "expected a zone name or null, face_up true or false, props an object")
         for name, value in props.items():
-            if name not in allowed:
-                raise fail(where, f"a {kind} has no property `{brief(name)}`")
-            check_value(f"{where}.{name}", value)
-    if len(rows) < len(start):
-        raise fail("entities", f"`{start[len(rows)][0]}` is missing")
+            if name not in defaults and name not in printed:
+                raise fail(f"entity `{eid}`", f"a {kind} has no property `{brief(name)}`")
+            if not (value is None or type(value) in (bool, str) or type(value) is int and -MAX_INT < value < MAX_INT):
+                check_value(f"entity `{eid}`.{name}", value)
 
 
 def _check_made(where: str, eid: str, comp: Any, program: Program, last: int, next_id: Any) -> int:
@@ -199,10 +193,11 @@ def _check_zones(program: Program, data: dict) -> None:
         raise fail("zones", f"no such zone {', '.join(map(brief, extra[:3]))}")
     where_is: dict[str, str] = {}
     for name, members in zones.items():
-        need(f"zones.{name}", members, list, "a list of entities")
-        for i, eid in enumerate(members):
-            if not isinstance(eid, str) or eid not in entities:
-                raise fail(f"zones.{name}[{i}]", f"{brief(eid)} is not an entity")
+        if type(members) is not list:
+            raise fail(f"zones.{name}", "expected a list of entities")
+        for eid in members:
+            if type(eid) is not str or eid not in entities:
+                raise fail(f"zones.{name}", f"{brief(eid)} is not an entity")
             if eid in where_is:
                 raise fail(f"entity `{eid}`", f"lies in both {where_is[eid]} and {name}")
             where_is[eid] = name
