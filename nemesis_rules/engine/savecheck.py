@@ -158,10 +158,10 @@ def _check_entities(program: Program, data: dict, players: int) -> None:
                                              "components first, in order)")
         else:
             last = _check_made(f"entity `{brief(eid)}`", eid, comp, program, last, data["next_id"])
-        defaults = program.kind_defaults.get(kind, ())
-        printed = program.templates[comp][1] if comp != "player" else ()
         if kind != (expected := "player" if comp == "player" else program.templates[comp][0]):
             raise fail(f"entity `{eid}`", f"kind {brief(kind)}, but component `{comp}` makes a {expected}")
+        defaults = program.kind_defaults.get(kind, ())
+        printed = program.templates[comp][1] if comp != "player" else ()
         if not (zone is None or type(zone) is str) or type(face) is not bool or type(props) is not dict:
             raise fail(f"entity `{eid}`", "expected a zone name or null, face_up true or false, props an object")
         for name, value in props.items():
