@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
+import re
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from nemesis_rules.dsl.diagnostics import Diagnostic, IllegalMoveError, RulesError, did_you_mean
-from nemesis_rules.engine import rng, vm
+from nemesis_rules.dsl.diagnostics import (
+    Diagnostic,
+    IllegalMoveError,
+    RulesError,
+    brief,
+    did_you_mean,
+)
+from nemesis_rules.engine import rng, savecheck, vm
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import FORMAT_VERSION, GameState
+from nemesis_rules.engine.state import DIGEST_KEY, GameState, canonical_json, digest
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
@@ -67,20 +73,27 @@ class Ruleset:
         if template is None:
             return self.label(key) if not args else f"{key}: " + ", ".join(
                 f"{k}={self.label(v)}" for k, v in args.items())
-        labels = {k: self.label(v) for k, v in (args or {}).items()}
-        try:
-            return string.Formatter().vformat(template, (), _Missing(labels))
-        except (ValueError, IndexError, AttributeError):
-            return template
+        args = args or {}
+
+        def fill(m: re.Match) -> str:
+            name = m.group(1)
+            if name is None:
+                return m.group()[0]  # `{{` and `}}` stand for one brace
+            return self.label(args[name]) if name in args else m.group()
+
+        # only `{name}`: no attribute, index or format spec can reach Python (lint E308 says so)
+        return TEMPLATE_FIELD.sub(fill, template)
 
 
-class _Missing(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+TEMPLATE_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None) -> Ruleset:
+def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None,
+                 absolute_requires: bool = False) -> Ruleset:
     """Load, compose, check and compile modules (ids under rulesets/ or folder paths).
+
+    A module's `requires:` names module ids or folders relative to it; absolute paths only
+    with `absolute_requires=True`.
 
     Raises:
         RulesError: with every error diagnostic, if any module has errors.
@@ -88,7 +101,7 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
     if not modules:
         raise RulesError("load_ruleset() needs at least one module, e.g. load_ruleset(\"base\")")
     try:
-        return _load(modules, lang, search)
+        return _load(modules, lang, search, absolute_requires)
     except RulesError:
         raise
     except Exception as err:  # a bug of ours must still reach the caller as a clear error
@@ -96,8 +109,8 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
                                     f"{type(err).__name__}: {err}", help="please report this")) from err
 
 
-def _load(modules, lang: str, search: list[Path] | None) -> Ruleset:
-    comp = compose(list(modules), search)
+def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool = False) -> Ruleset:
+    comp = compose(list(modules), search, absolute_requires=absolute_requires)
     validate(comp)
     errors = [d for d in comp.diagnostics if d.is_error]
     if errors:
@@ -144,7 +157,7 @@ class Decision:
     player: int
     prompt: str
     text: str
-    options: list[Option] = attrs.field(eq=False)
+    options: tuple[Option, ...] = attrs.field(eq=False, converter=tuple)
     optional: bool = False
 
 
@@ -175,8 +188,8 @@ class Game:
             RulesError: bad player count, seed or option; or a rules error during setup.
         """
         _check_players(rules, players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RulesError(f"seed must be an integer, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= savecheck.MAX_SEED:
+            raise RulesError(f"seed must be an integer from 0 to 2**64 - 1, got {brief(seed)}")
         state = GameState(players, seed, _options(rules, options), rules.fingerprint)
         state.rng = rng.seed_state(seed)
         state.explicit_chance = bool(explicit_chance)
@@ -199,25 +212,38 @@ class Game:
         self._guarded(vm.start)
 
     @classmethod
-    def from_json(cls, rules: Ruleset, text: str) -> Game:
+    def from_json(cls, rules: Ruleset, text: str | bytes, verify: str = "digest") -> Game:
         """A game saved with `to_json`, continuing exactly where it stopped.
 
+        Every save is checked field by field against the rules first (entities and zones agree,
+        the interpreter's frames fit the procedures, the pending decision is the one the rules ask,
+        counters are in bounds). `verify` says what else proves it genuine (see docs/saves.md):
+
+        * `"digest"` (default): its `_digest` seal must match, so a bit flip or a hand edit is
+          refused. Right for a player's own save file.
+        * `"replay"`: its recorded moves are replayed from its seed and the result must be this
+          very state (the digest is not needed). The authoritative check for a server.
+        * `"structure"`: the field checks only; for tools and tests that edit positions on purpose.
+
         Raises:
-            RulesError: the text is not a saved game of these rules.
+            RulesError: the text is not a saved game of these rules, or not a genuine one.
         """
-        try:
-            data = json.loads(text)
-            if data.get("format") != FORMAT_VERSION:
-                raise RulesError(f"unsupported save format {data.get('format')!r} (this engine reads "
-                                 f"{FORMAT_VERSION})")
-            state = GameState.from_dict(data)
-        except RulesError:
-            raise
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as err:
-            raise RulesError(f"not a saved game: {type(err).__name__}: {err}") from None
-        if state.ruleset != rules.fingerprint:
-            raise RulesError(f"the save is for rules {state.ruleset}, these are {rules.fingerprint}")
-        _check_frames(rules.program, state)
+        if verify not in VERIFY_MODES:
+            raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
+        data = _parse_save(text)
+        sealed = data.pop(DIGEST_KEY, None)
+        state = savecheck.check_state(
+            rules.program, data, players=(rules.players.min, rules.players.max),
+            options={name: tuple(spec.values) for name, spec in rules.options.items()},
+            fingerprint=rules.fingerprint)
+        if verify == "digest":
+            if sealed is None:
+                raise RulesError("the save has no integrity digest (`_digest`): it was not written by "
+                                 "to_json(); load it with verify=\"replay\" to prove it from its moves")
+            if sealed != _sealed_digest(text, sealed, data):
+                raise RulesError("the save was changed after it was written (its `_digest` does not match)")
+        elif verify == "replay":
+            _check_replay(rules, state)
         return cls(rules, state)
 
     def clone(self) -> Game:
@@ -234,9 +260,10 @@ class Game:
 
     @property
     def result(self) -> dict[str, Any] | None:
+        """How the game ended (a copy), or None while it goes on."""
         if self.state.result is None and self.over:
             return {"reason": "ended", "winners": ()}
-        return self.state.result
+        return dict(self.state.result) if self.state.result is not None else None
 
     @property
     def is_chance_node(self) -> bool:
@@ -260,9 +287,15 @@ class Game:
         """
         if self._broken is not None:
             raise self._broken
-        if not self.is_chance_node or outcome not in self.state.pending["options"]:
-            raise IllegalMoveError(f"{outcome!r} is not an outcome of a pending chance node")
-        self._guarded(vm.resume, outcome)
+        if not self.is_chance_node:
+            raise IllegalMoveError("not at a chance node: " + ("the game is over" if self.over else
+                                   "a player decides here (use apply)"))
+        outcomes = self.state.pending["options"]
+        index = next((i for i, v in enumerate(outcomes) if _same(v, outcome)), None)
+        if index is None:
+            raise IllegalMoveError(f"{brief(outcome)} is not an outcome of the pending chance node")
+        self.state.chances.append(index)
+        self._guarded(vm.resume, outcomes[index])
 
     @property
     def decision(self) -> Decision | None:
@@ -293,6 +326,8 @@ class Game:
         if self._broken is not None:
             raise self._broken
         if d is None:
+            if self.is_chance_node:
+                raise IllegalMoveError("this is a chance node: resolve it with apply_chance(outcome)")
             raise IllegalMoveError("the game is over: there is no decision to take")
         index = option.index if isinstance(option, Option) else option
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(d.options):
@@ -314,20 +349,34 @@ class Game:
     # ---- seeing ----
     def view(self, player: int | None) -> dict[str, Any]:
         """What `player` (a seat from 0; None for a spectator) may see, JSON-ready."""
-        if player is not None and not (isinstance(player, int) and 0 <= player < self.state.players):
-            raise RulesError(f"no player {player!r}: seats are 0 to {self.state.players - 1}")
+        if player is not None and not (isinstance(player, int) and not isinstance(player, bool)
+                                       and 0 <= player < self.state.players):
+            raise RulesError(f"no player {brief(player)}: seats are 0 to {self.state.players - 1}")
         data = redact(self.rules.program, self.state, player)
-        data["log"] = [dict(e, text=self.rules.message(e["msg"], e["args"])) for e in data["log"]]
+        data["log"] = [self._entry(e) for e in data["log"]]
+        if data["result"] is not None:
+            data["result"] = dict(data["result"])
         return data
 
     @property
     def log(self) -> list[dict[str, Any]]:
-        """Every log entry with its text in the ruleset's language (unredacted)."""
-        return [dict(e, text=self.rules.message(e["msg"], e["args"])) for e in self.state.log]
+        """Every log entry with its text in the ruleset's language (unredacted; copies)."""
+        return [self._entry(e) for e in self.state.log]
+
+    def _entry(self, e: dict[str, Any]) -> dict[str, Any]:
+        """A log entry for the outside: a copy (its values are immutable), with its text."""
+        return {"msg": e["msg"], "args": dict(e["args"]), "to": e["to"], "text": self.rules.message(e["msg"], e["args"])}
 
     def force(self, *outcomes: Any) -> None:
         """Script the next chance outcomes (die faces, picks, drawn entities), first used first."""
         self.state.forced.extend(outcomes)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as game values: True is not 1, 1.0 is not 1 (and inside tuples likewise)."""
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
 
 
 def _check_players(rules: Ruleset, players: Any) -> None:
@@ -375,8 +424,54 @@ def _place_components(program: Program, st: GameState) -> None:
     st.counters = {name: c[2] for name, c in program.counters.items()}
 
 
-def _check_frames(program: Program, st: GameState) -> None:
-    for frame in st.stack:
-        if not (isinstance(frame, list) and len(frame) == 4 and frame[0] in program.procs
-                and isinstance(frame[1], int) and 0 <= frame[1] < len(program.procs[frame[0]].ops)):
-            raise RulesError("the save's interpreter stack does not fit these rules")
+VERIFY_MODES = ("digest", "replay", "structure")
+
+
+def _parse_save(text: Any) -> dict[str, Any]:
+    """The save's JSON object (json refuses nesting too deep with a RecursionError, cleanly)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RulesError("not a saved game: not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise RulesError(f"not a saved game: expected JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise RulesError(f"not a saved game: {err}") from None
+    if not isinstance(data, dict):
+        raise RulesError("not a saved game: expected a JSON object")
+    return data
+
+
+def _sealed_digest(text: str | bytes, sealed: Any, data: dict[str, Any]) -> str:
+    """The digest of the save's content: straight from the text when it is as to_json wrote it
+    (the seal first, the canonical body after), else from the parsed data written canonically."""
+    if isinstance(text, str) and isinstance(sealed, str):
+        head = f'{{"{DIGEST_KEY}":"{sealed}",'
+        if text.startswith(head) and digest("{" + text[len(head):]) == sealed:
+            return sealed
+    return digest(canonical_json(data))
+
+
+def _check_replay(rules: Ruleset, state: GameState) -> None:
+    """Replay the state's moves (and chance outcomes) from its seed; the result must be `state`."""
+    try:
+        game = Game.new(rules, state.players, state.seed, explicit_chance=state.explicit_chance,
+                        ask_forced=state.ask_forced, **state.options)
+        moves, chances = iter(state.moves), iter(state.chances)
+        for _ in range(len(state.moves) + len(state.chances)):
+            if game.over:
+                break
+            if game.is_chance_node:
+                game.apply_chance(game.state.pending["options"][next(chances)])
+            else:
+                game.apply(next(moves))
+    except (RulesError, StopIteration, IndexError) as err:
+        raise RulesError(f"refused: the save's moves do not replay from its seed ({err or 'too few moves'})") from None
+    if game.state != state:
+        mine, theirs = game.state.to_dict(), state.to_dict()
+        fields = [k for k in mine if mine[k] != theirs.get(k)]
+        raise RulesError("refused: the save is not the game its moves make from its seed "
+                         f"(it differs in {', '.join(fields)})")

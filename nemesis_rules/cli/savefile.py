@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ import attrs
 
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli.common import CliError
+from nemesis_rules.dsl.diagnostics import brief
 from nemesis_rules.engine.state import FORMAT_VERSION
 
 SAVE_FORMAT = "nemesis-save/1"
@@ -97,18 +99,16 @@ def step_hashes(rules: Ruleset, players: int, seed: int, options: dict[str, Any]
 
 
 # ---- reading ----
+MAX_SAVE_BYTES = 64_000_000  # far above a finished game's save
+
+
 def read_save(path: str | Path) -> Saved:
-    """A save file or a bare `to_json()` state.
+    """A save file or a bare `to_json()` state, every field checked.
 
     Raises:
         CliError: the file is not JSON, not a save, or was changed after it was written.
     """
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not a save file (not text)") from None
-    except json.JSONDecodeError as error:
-        raise CliError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+    doc = _read_json(Path(path))
     if not isinstance(doc, dict):
         raise CliError(f"{path}: not a save file (expected a JSON object)")
     try:
@@ -118,30 +118,88 @@ def read_save(path: str | Path) -> Saved:
             return _from_state(doc)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise CliError(f"{path}: not a save file (missing or bad {error})") from None
-    raise CliError(f"{path}: not a save file (format {doc.get('format')!r}; "
+    raise CliError(f"{path}: not a save file (format {brief(doc.get('format'))}; "
                    f"expected {SAVE_FORMAT!r} or a game's to_json())")
+
+
+def _read_json(path: Path) -> Any:
+    """The file's JSON: only a regular file of sane size, whatever the text holds."""
+    try:
+        info = path.stat()
+    except OSError as error:
+        raise CliError(f"{path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(f"{path}: not a save file (not a regular file)")
+    if info.st_size > MAX_SAVE_BYTES:
+        raise CliError(f"{path}: not a save file (larger than {MAX_SAVE_BYTES:,} bytes)")
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not a save file (not text)") from None
+    except json.JSONDecodeError as error:
+        raise CliError(f"{path}: not a save file (bad JSON at line {error.lineno}: {error.msg})") from None
+    except (ValueError, RecursionError) as error:  # a 5,000-digit number, arrays nested 100,000 deep
+        raise CliError(f"{path}: not a save file ({str(error)[:80] or 'nested too deep'})") from None
 
 
 def _from_save(path: str | Path, doc: dict[str, Any]) -> Saved:
     if doc.get("checksum") != checksum(doc):
         raise CliError(f"{path}: refused: the save was changed after it was written (checksum mismatch)")
-    return Saved(modules=[str(m) for m in doc["modules"]], lang=str(doc["lang"]), players=_int(doc["players"]),
-                 seed=_int(doc["seed"]), options=dict(doc["options"]), moves=[_int(m) for m in doc["moves"]],
-                 final=str(doc["final"]), steps=[str(s) for s in doc["steps"]], ruleset=str(doc["ruleset"]),
-                 humans=doc.get("humans"), bots=doc.get("bots"))
+    moves = _list(doc["moves"], _move)
+    steps = _list(doc["steps"], _hash)
+    if len(steps) != len(moves):
+        raise ValueError(f"steps: {len(steps)} hashes for {len(moves)} moves")
+    return Saved(modules=_list(doc["modules"], _str), lang=_str(doc["lang"]), players=_int(doc["players"]),
+                 seed=_int(doc["seed"]), options=_options(doc["options"]), moves=moves,
+                 final=_hash(doc["final"]), steps=steps, ruleset=_str(doc["ruleset"]),
+                 humans=_optional(doc.get("humans"), _int), bots=_optional(doc.get("bots"), _str))
 
 
 def _from_state(doc: dict[str, Any]) -> Saved:
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    ruleset = str(doc["ruleset"])
     return Saved(modules=None, lang="en", players=_int(doc["players"]), seed=_int(doc["seed"]),
-                 options=dict(doc["options"]), moves=[_int(m) for m in doc["moves"]],
-                 final=hashlib.sha256(text.encode()).hexdigest(), ruleset=ruleset)
+                 options=_options(doc["options"]), moves=_list(doc["moves"], _move),
+                 final=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+                 ruleset=_str(doc["ruleset"]))
 
 
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"integer, got {value!r}")
+        raise ValueError(f"integer, got {brief(value)}")
+    return value
+
+
+def _move(value: Any) -> int:
+    if _int(value) < 0:
+        raise ValueError(f"move, got {value}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"text, got {brief(value)}")
+    return value
+
+
+def _hash(value: Any) -> str:
+    if not (isinstance(value, str) and len(value) in (16, 64) and all(c in "0123456789abcdef" for c in value)):
+        raise ValueError(f"hash, got {brief(value)}")
+    return value
+
+
+def _list(value: Any, item) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"list, got {brief(value)}")
+    return [item(v) for v in value]
+
+
+def _optional(value: Any, item) -> Any:
+    return None if value is None else item(value)
+
+
+def _options(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(v is None or isinstance(v, str | int) for v in value.values()):
+        raise ValueError(f"options, got {brief(value)}")
     return value
 
 

@@ -119,3 +119,12 @@ class RulesError(Exception):
 
 class IllegalMoveError(RulesError, ValueError):
     """An option that is not legal at the current decision; the game is unchanged."""
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """`repr(value)` cut to `limit` characters, for quoting untrusted input in a message (a huge
+    integer is described, since Python refuses to write one of over 4,300 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

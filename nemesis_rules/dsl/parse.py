@@ -25,6 +25,7 @@ from lark.indenter import DedentError, Indenter
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span
+from nemesis_rules.engine import limits
 from nemesis_rules.paths import grammar_file
 
 MAX_SOURCE_CHARS = 2_000_000
@@ -403,10 +404,16 @@ def _run(text: str, start: str, file: str, line_offset: int, col_offset: int):
 
 def _parse_or_diagnose(text: str, start: str, file: str, line_offset: int, col_offset: int):
     try:
-        return _run(text, start, file, line_offset, col_offset), []
+        tree = _run(text, start, file, line_offset, col_offset)
+        problems = _beyond_limits(tree)
+        return (None, problems) if problems else (tree, [])
     except VisitError as err:
         if isinstance(err.orig_exc, SyntaxProblem):
             return None, [err.orig_exc.diagnostic]
+        if isinstance(err.orig_exc, ValueError):  # a number of more than 4,300 digits
+            span = Span(file, 1 + line_offset, 1, 1 + line_offset, 2)
+            return None, [Diagnostic("E804", f"a literal beyond the limits: {str(err.orig_exc)[:80]}", span,
+                                     help=f"integers stay within ±{limits.MAX_INT}")]
         raise
     except (UnexpectedInput, _BadDedent) as err:
         return None, [_diagnose(err, file, text, line_offset, col_offset)]
@@ -416,6 +423,35 @@ def _parse_or_diagnose(text: str, start: str, file: str, line_offset: int, col_o
 
 
 MAX_FINDINGS_PER_DECLARATION = 10
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _beyond_limits(tree) -> list[Diagnostic]:
+    """E805 for nesting deeper than the limit, E804 for literals too large (one walk, no recursion:
+    the compiled code and the checker could not take what a hostile script nests)."""
+    found: list[Diagnostic] = []
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend((x, depth) for x in node)
+            continue
+        kind = type(node)
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = (tuple(a.name for a in attrs.fields(kind) if a.name != "span")
+                                      if attrs.has(kind) else ())
+        if not fields:
+            continue
+        if depth >= limits.MAX_NESTING:
+            return [Diagnostic("E805", f"nested deeper than {limits.MAX_NESTING} levels", node.span,
+                               help="split it with `let` or a function")]
+        if kind is ast.Num and not -limits.MAX_INT <= node.value <= limits.MAX_INT:
+            found.append(Diagnostic("E804", f"integer beyond the limit of ±{limits.MAX_INT}", node.span))
+        elif kind is ast.Str and len(node.value) > limits.MAX_LENGTH:
+            found.append(Diagnostic("E804", f"string longer than {limits.MAX_LENGTH:,} characters", node.span))
+        stack.extend((getattr(node, name), depth + 1) for name in fields)
+    return found
 
 
 def _later_errors(text: str, file: str, line_offset: int, first: Diagnostic) -> list[Diagnostic]:

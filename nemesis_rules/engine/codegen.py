@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from nemesis_rules.dsl import ast
+from nemesis_rules.dsl.diagnostics import brief
+from nemesis_rules.engine.limits import charge
 from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
 
 Closure = Callable[[Any, list], Any]
@@ -26,9 +28,12 @@ def _index(xs, i):
 
 
 def _as_list(v):
+    """A comprehension's list; its items count as work (nested comprehensions multiply)."""
     if isinstance(v, tuple):
+        if len(v) > 64:
+            charge(len(v))
         return v
-    raise ScriptError(f"expected a list, got {v!r}")
+    raise ScriptError(f"expected a list, got {brief(v)}")
 
 
 class ExprSource:

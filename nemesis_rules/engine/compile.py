@@ -12,8 +12,9 @@ from typing import Any
 import attrs
 
 from nemesis_rules.dsl import ast
-from nemesis_rules.dsl.diagnostics import Span
+from nemesis_rules.dsl.diagnostics import Span, brief
 from nemesis_rules.engine.codegen import ExprSource
+from nemesis_rules.engine.limits import charge, check_int, check_length
 from nemesis_rules.engine.primitives import REGISTRY, ScriptError
 from nemesis_rules.engine.program import (
     CALL,
@@ -387,8 +388,10 @@ def _as_int(v):
 
 def _arith(fn, a, b):
     if isinstance(a, bool) or isinstance(b, bool) or type(a) is not type(b) or not isinstance(a, int | tuple | str):
-        raise ScriptError(f"cannot combine {a!r} and {b!r}")
-    return fn(a, b)
+        raise ScriptError(f"cannot combine {brief(a)} and {brief(b)}")
+    r = fn(a, b)
+    # bounded operands keep every operation cheap; a list or string made counts as work
+    return check_int(r) if type(r) is int else check_length(r)
 
 
 class Compiler:
@@ -575,6 +578,7 @@ def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
             pass
         except TypeError:  # an unhashable argument: no memo
             key = None
+        charge(10)  # a call that is not remembered is work (ten units: it also fills the memo)
         result = body(rt, list(args))
         for when, value, op in mods:
             if when is None or when(rt, list(args)):

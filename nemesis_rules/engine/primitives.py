@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from nemesis_rules.engine.limits import MAX_RANGE, charge
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 
 TYPES = ("any", "int", "bool", "str", "entity", "zone", "list", "die", "kind", "action", "none")
@@ -390,8 +391,10 @@ def index_of(rt, items, item):
            doc="The integers start, start+1, ..., stop-1.",
            phrase="the numbers from {start} up to {stop}, {stop} excluded")
 def range_(rt, start, stop):
-    if stop - start > 100_000:
-        raise ScriptError("range() longer than 100000")
+    if stop - start > MAX_RANGE:
+        raise ScriptError(f"range() longer than {MAX_RANGE:,}")
+    if stop - start > 64:
+        charge(stop - start)
     return tuple(range(start, stop))
 
 

@@ -8,6 +8,7 @@ of values; JSON turns tuples into arrays, and `from_json` turns them back.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -15,6 +16,7 @@ import attrs
 
 E_KIND, E_ZONE, E_PROPS, E_FACE, E_COMP = range(5)
 FORMAT_VERSION = 2  # 2: entities as a list in the order they were made
+DIGEST_KEY = "_digest"  # sorts before every other key, so the sealed text is canonical JSON too
 
 Value = Any  # None | bool | int | str | tuple[Value, ...]
 
@@ -42,6 +44,7 @@ class GameState:
     public: list[str] = attrs.Factory(list)  # entities everyone sees wherever they lie (make_public)
     known: dict[str, list[int]] = attrs.Factory(dict)  # entity -> seats that peeked at it where it lies
     ask_forced: bool = False  # a choice with one option waits too (a frontend that shows every step)
+    chances: list[int] = attrs.Factory(list)  # explicit chance outcomes taken (their indices), for replays
 
     def clone(self) -> GameState:
         return GameState(
@@ -61,6 +64,7 @@ class GameState:
             self.public[:],
             {k: v[:] for k, v in self.known.items()},
             self.ask_forced,
+            self.chances[:],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,10 +80,15 @@ class GameState:
             "next_id": self.next_id, "forced": self.forced, "moves": self.moves,
             "explicit_chance": self.explicit_chance, "public": self.public, "known": self.known,
             "ask_forced": self.ask_forced,
+            # only explicit-chance games take chance outcomes from outside (kept out of the others'
+            # text so that their saves and golden digests stay as they were)
+            **({"chances": self.chances} if self.explicit_chance else {}),
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """Canonical JSON, sealed by `_digest` (the SHA-256 of the rest), which sorts first."""
+        body = canonical_json(self.to_dict())
+        return f'{{"{DIGEST_KEY}":"{digest(body)}",{body[1:]}'
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
@@ -101,7 +110,18 @@ class GameState:
             public=list(data.get("public", [])),
             known={k: list(v) for k, v in data.get("known", {}).items()},
             ask_forced=bool(data.get("ask_forced", False)),
+            chances=list(data.get("chances", [])),
         )
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(body: str) -> str:
+    """The integrity digest of a state's canonical JSON (a seal against bit flips and hand edits,
+    not a signature: `verify="replay"` is the check a server relies on)."""
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def tuplify(value: Any) -> Any:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError
-from nemesis_rules.engine import vm
-from nemesis_rules.engine.primitives import ScriptError
+from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, GameState
 
@@ -157,8 +156,9 @@ class SeenFunctions:
 
     def call(self, name: str, *args: Any) -> Any:
         """`name(*args)`; raises RulesError naming the call when the function fails."""
+        limits.work[0] = 0
         try:
             return self.program.fns[name](self.rt, list(args))
-        except (ScriptError, RulesError) as err:
+        except (RulesError, *vm._RUNTIME_ERRORS) as err:  # a type fault too (an entity < a string)
             shown = ", ".join(repr(a) if not isinstance(a, str) else a for a in args)
             raise RulesError(f"{name}({shown}) failed on a seat's view: {err}") from None

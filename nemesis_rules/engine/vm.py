@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
-from nemesis_rules.engine import rng
+from nemesis_rules.engine import limits, rng
+from nemesis_rules.engine.limits import MAX_CHANCE_OUTCOMES, MAX_MADE, LimitError
 from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.program import (
     CALL,
@@ -29,8 +30,8 @@ from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameStat
 
 DEFAULT_STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
-_RUNTIME_ERRORS = (ScriptError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
-                   AttributeError, RecursionError, OverflowError)
+_RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
+                   AttributeError, RecursionError, OverflowError, MemoryError)
 
 
 class Runtime:
@@ -95,6 +96,8 @@ class Runtime:
     def create(self, component: str, to: str | None) -> str:
         template = self.program_template(component)
         st = self.state
+        if st.next_id >= MAX_MADE:
+            raise LimitError(f"more than {MAX_MADE:,} entities made in one game")
         st.next_id += 1
         self.memo.clear()
         eid = f"{component}#{st.next_id}"
@@ -218,6 +221,7 @@ def run(rt: Runtime) -> None:
     stack = st.stack
     procs = rt.program.procs
     rt.memo.clear()
+    limits.work[0] = 0
     steps = 0
     budget = rt.budget
     frame = code = None
@@ -346,14 +350,15 @@ def chance_outcomes(rt: Runtime, name: str, args: tuple) -> tuple | None:
         return args[0]
     if name == "draw_random":
         return tuple(rt.state.zones.get(args[0], ()))
-    if name == "random_int":
-        return tuple(range(args[0], args[1] + 1))
+    if name == "random_int":  # a wide range is drawn from the generator, not listed
+        return tuple(range(args[0], args[1] + 1)) if args[1] - args[0] < MAX_CHANCE_OUTCOMES else None
     return None
 
 
 def call_function(rt: Runtime, name: str, args: list) -> Any:
     """The value of the module's function `name` for `args` on `rt.state`, called from outside a
     run (a report, a tool); a function cannot change the state. A fault is a RulesError naming it."""
+    limits.work[0] = 0
     try:
         return rt.program.fns[name](rt, list(args))
     except _RUNTIME_ERRORS as err:
@@ -362,8 +367,10 @@ def call_function(rt: Runtime, name: str, args: list) -> Any:
 
 def _located(err: Exception, code, pc: int, where: str | None = None) -> RulesError:
     span = code.spans[pc] if code is not None and 0 <= pc < len(code.spans) else Span()
-    if isinstance(err, ScriptError):
+    if isinstance(err, ScriptError | LimitError):
         message = str(err)
+    elif isinstance(err, MemoryError):
+        message = "out of memory (a list or string too large?)"
     elif isinstance(err, RecursionError):
         message = "functions nested too deep (an endless recursion?)"
     else:

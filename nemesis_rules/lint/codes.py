@@ -196,6 +196,24 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         Pass an existing module folder or file, saved as UTF-8.
         """),
+    _rule("E105", "not-a-module-file", """
+        ## What it does
+        Reports a file in a module folder that is not a regular file inside that folder: a symbolic
+        link that leads out of the module, a device, a FIFO or a socket. It is not read.
+
+        ## Why it matters
+        A shared module must not make the engine read other files of the machine (their lines would
+        be quoted in diagnostics and CI annotations), nor hang on a pipe or read a device forever.
+
+        ## Example
+        ```
+        $ ln -s /etc/passwd rulesets/mymod/evil.yaml
+        rulesets/mymod/evil.yaml:1:1: E105 a link to a file outside the module folder: not read
+        ```
+
+        ## Instead
+        Copy the file into the module folder, or name another module in `requires:`.
+        """),
     # ---- E2xx schema ----
     _rule("E200", "unknown-field", """
         ## What it does
@@ -258,6 +276,24 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         ```yaml
           round: {min: 0, max: 30, start: 0}
+        ```
+        """),
+    _rule("E203", "bad-module-id", """
+        ## What it does
+        Reports a module `id` that is not a lowercase name (letters, digits, `_`).
+
+        ## Why it matters
+        Module ids name folders and appear in save files and fingerprints: `../../etc` or `a+b`
+        would point elsewhere or break them.
+
+        ## Example
+        ```yaml
+        id: ../../etc/passwd
+        ```
+
+        ## Instead
+        ```yaml
+        id: my_expansion
         ```
         """),
     # ---- E3xx references ----
@@ -699,6 +735,28 @@ CODES: tuple[LintCode, ...] = (
         alarm: "{who} słyszy alarm"
         ```
         """),
+    _rule("E603", "bad-placeholder", """
+        ## What it does
+        Reports a message template field other than a plain `{name}`: an attribute (`{who.x}`),
+        an index (`{who[0]}`), a conversion or a format spec (`{who:>9}`), or an unclosed brace.
+
+        ## Why it matters
+        Templates are filled with `{name}` substitution only; anything else would be shown as written,
+        and in a format engine it could reach Python objects or make a line of a gigabyte.
+
+        ## Example
+        ```yaml
+        messages:
+          hit: "{who.__class__} takes {n:>999999999} damage"
+        ```
+
+        ## Instead
+        ```yaml
+        messages:
+          hit: "{who} takes {n} damage"
+        ```
+        Write `{{` and `}}` for a literal brace.
+        """),
     # ---- E7xx layering ----
     _rule("E700", "missing-required-module", """
         ## What it does
@@ -785,6 +843,27 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         Load only one of the two.
         """),
+    _rule("E705", "bad-requires-path", """
+        ## What it does
+        Reports a `requires:` entry that is neither a module id nor a folder path relative to the
+        requiring module: an absolute path, or a path that is not a module folder.
+
+        ## Why it matters
+        A module must load the same from any working directory and on any machine; an absolute path
+        reads whatever the machine has there.
+
+        ## Example
+        ```yaml
+        requires: [/home/me/mods/base]
+        ```
+
+        ## Instead
+        ```yaml
+        requires: [base]          # a module id
+        requires: [../my_base]    # a folder next to this module
+        ```
+        Absolute paths load only with `load_ruleset(..., absolute_requires=True)`.
+        """),
     # ---- W8xx bounds ----
     _rule("W800", "unbounded-loop", """
         ## What it does
@@ -804,6 +883,110 @@ CODES: tuple[LintCode, ...] = (
         ```
         repeat size(deck):
             draw(p)
+        ```
+        """),
+    _rule("E801", "file-too-large", """
+        ## What it does
+        Reports a module file larger than the limit (4,000,000 bytes); its size is checked before
+        it is read.
+
+        ## Why it matters
+        A huge file would take the loader's memory and time; no real module file comes near.
+
+        ## Example
+        ```
+        rulesets/mymod/cards.yaml:1:1: E801 file too large (9,000,000 bytes; limit 4,000,000)
+        ```
+
+        ## Instead
+        Split the file into several files.
+        """),
+    _rule("E802", "yaml-alias-expansion", """
+        ## What it does
+        Reports a YAML file whose anchors and aliases (`&a`, `*a`) expand to more than 1,000,000
+        nodes (an alias bomb), or that nests deeper than the limit.
+
+        ## Why it matters
+        Each alias repeats its anchor's content; a few lines can expand to billions of nodes and hang
+        every tool that reads the module.
+
+        ## Example
+        ```yaml
+        a: &a [x, x, x, x, x, x, x, x, x]
+        b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+        c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+        # ... nine levels: 387 million nodes
+        ```
+
+        ## Instead
+        Write the data out, or use few aliases.
+        """),
+    _rule("E803", "too-many-components", """
+        ## What it does
+        Reports a component `count` above 10,000, or a module whose components make more than
+        100,000 entities in all.
+
+        ## Why it matters
+        Every copy is an entity in every game state: a count of 100,000,000 exhausts memory at the
+        first game.
+
+        ## Example
+        ```yaml
+        - {id: coin, kind: token, count: 100000000, zone: bank}
+        ```
+
+        ## Instead
+        Model a large quantity as a counter or a prop, not as that many entities.
+        """),
+    _rule("E804", "value-too-large", """
+        ## What it does
+        Reports a literal beyond the limits a script's values live in: an integer beyond
+        ±(2**63 - 1), a string longer than 100,000 characters.
+
+        ## Why it matters
+        Values are copied into every save and view; at run time the same limits stop a script that
+        grows an integer or a list without bound (a rules error, R100).
+
+        ## Example
+        ```
+        let n = 99999999999999999999999999
+        ```
+
+        ## Instead
+        Keep numbers game-sized.
+        """),
+    _rule("E805", "nesting-too-deep", """
+        ## What it does
+        Reports a script nested deeper than 64 levels (expressions inside expressions, blocks inside
+        blocks, a run of signs like `- - - 1`).
+
+        ## Why it matters
+        Deep nesting cannot be compiled safely and no rule needs it.
+
+        ## Example
+        ```
+        let n = - - - - - - - - - - - - - - - - - - - - - - - - - - 1   # x300
+        ```
+
+        ## Instead
+        Split the expression with `let` or a function.
+        """),
+    _rule("E806", "bad-player-range", """
+        ## What it does
+        Reports `players:` whose `min` is below 1, whose `max` is below `min`, or whose `max` is
+        above 64.
+
+        ## Why it matters
+        A game of zero players cannot take a turn (it failed later with a division by zero).
+
+        ## Example
+        ```yaml
+        players: {min: 0, max: 4}
+        ```
+
+        ## Instead
+        ```yaml
+        players: {min: 1, max: 4}
         ```
         """),
     # ---- E9xx the linter itself ----

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nemesis_rules.dsl.diagnostics import Diagnostic, Span
+from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.dsl.parse import parse_module
+from nemesis_rules.engine.compile import build_program
 from nemesis_rules.ruleset.compose import compose
 from nemesis_rules.ruleset.load import read_text, read_yaml
 from nemesis_rules.ruleset.validate import validate
@@ -76,6 +77,7 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         try:
             comp = compose([folder], display_root=root, cache=loaded)
             validate(comp)
+            _compiles(comp)
         except Exception as err:  # a bug of ours is still reported as a finding, not a traceback
             shown = _display(folder, root)
             diagnostics.append(Diagnostic("E999", f"internal error while checking: {type(err).__name__}: {err}",
@@ -89,6 +91,15 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         keep_files = keep | {d.span.file for d in diagnostics if d.code == "E104"}
         diagnostics = [d for d in diagnostics if d.span.file in keep_files]
     return _unique(diagnostics), sources
+
+
+def _compiles(comp) -> None:
+    """What load_ruleset refuses, the linter must refuse too: compile a module that checks clean."""
+    if not any(d.is_error for d in comp.diagnostics):
+        try:
+            build_program(comp, comp.players.max)
+        except RulesError as err:
+            comp.diagnostics += err.diagnostics
 
 
 def _check_loose(path: Path, shown: str, sources: dict[str, str]) -> list[Diagnostic]:

@@ -99,10 +99,17 @@ def version_in_range(version: str, spec: str) -> bool:
     return True
 
 
+MODULE_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
 def resolve_folder(name: str | Path, search: list[Path]) -> Path | None:
     path = Path(name)
     if path.is_dir():
         return path
+    return _by_id(name, search)
+
+
+def _by_id(name: str | Path, search: list[Path]) -> Path | None:
     if isinstance(name, str) and re.fullmatch(r"[a-z0-9_]+", name):
         for root in search:
             if (root / name).is_dir():
@@ -110,8 +117,21 @@ def resolve_folder(name: str | Path, search: list[Path]) -> Path | None:
     return None
 
 
+def _required_folder(req: str, via: ModuleSource, search: list[Path], absolute: bool) -> Path | str:
+    """The folder a `requires:` entry names: a module id (searched), or a path relative to the
+    requiring module's folder (an absolute one only when allowed); else why not, as text."""
+    if re.fullmatch(r"[a-z0-9_]+", req):
+        return _by_id(req, search) or "not found"
+    path = Path(req)
+    if path.is_absolute() and not absolute:
+        return "an absolute path (name a module id, or a path relative to this module)"
+    folder = path if path.is_absolute() else via.path / path
+    return folder if folder.is_dir() else "not a folder next to this module"
+
+
 def collect(names: list[str | Path], search: list[Path] | None = None,
-            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None) -> Composition:
+            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None,
+            absolute_requires: bool = False) -> Composition:
     """Load the named modules and everything they require, in dependency order.
 
     `cache` (folder -> loaded module) lets several compositions share the modules they have in
@@ -127,8 +147,13 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
     state: dict[str, str] = {}
 
     def visit(name: str | Path, via: ModuleSource | None, index: int = 0) -> str | None:
-        folder = resolve_folder(name, search)
-        if folder is None:
+        folder = resolve_folder(name, search) if via is None else _required_folder(
+            str(name), via, search, absolute_requires)
+        if isinstance(folder, str) and folder != "not found":
+            comp.diagnostics.append(Diagnostic("E705", f"requires `{name}`: {folder}",
+                                               via.manifest_at("requires", index)))
+            return None
+        if not isinstance(folder, Path):
             span = via.manifest_at("requires", index) if via else Span(str(name), 1, 1, 1, 2)
             known = [p.name for root in search if root.is_dir() for p in root.iterdir() if p.is_dir()]
             hint = did_you_mean(str(name), known) or "check the module id or give a folder path"
@@ -168,8 +193,9 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
 
 # ---- layering ----
 def compose(names: list[str | Path], search: list[Path] | None = None,
-            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None) -> Composition:
-    comp = collect(names, search, display_root, cache)
+            display_root: Path | None = None, cache: dict[str, ModuleSource] | None = None,
+            absolute_requires: bool = False) -> Composition:
+    comp = collect(names, search, display_root, cache, absolute_requires)
     for src in comp.modules:
         comp.diagnostics += src.diagnostics
         comp.sources.update(src.sources)
@@ -189,6 +215,9 @@ def _check_manifests(comp: Composition) -> None:
         m = src.manifest
         if m is None:
             continue
+        if not MODULE_ID.fullmatch(m.id):
+            comp.diagnostics.append(Diagnostic("E203", f"module id {m.id[:40]!r} must be a lowercase name "
+                                               "(letters, digits and _)", src.manifest_at("id")))
         if not version_in_range(__version__, m.engine):
             comp.diagnostics.append(Diagnostic(
                 "E703", f"module `{m.id}` supports engine {m.engine}; this engine is {__version__}",

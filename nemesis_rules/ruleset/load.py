@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import io
+import os
 import re
+import stat
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -25,6 +27,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
+from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_YAML_NODES
 from nemesis_rules.ruleset.records import (
     Catalog,
     Component,
@@ -34,7 +37,6 @@ from nemesis_rules.ruleset.records import (
     Script,
 )
 
-MAX_FILE_BYTES = 4_000_000
 COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}
 
 
@@ -231,9 +233,9 @@ def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, roo
 
 
 # ---- YAML with positions ----
-def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]:
+def read_yaml(path: Path, file: str, root: Path | None = None) -> tuple[Any, str | None, list[Diagnostic]]:
     """The YAML document (ruamel round-trip nodes keep positions), its text, and diagnostics."""
-    text, diags = read_text(path, file)
+    text, diags = read_text(path, file, root)
     if text is None:
         return None, None, diags
     raw, diags = _memo(("yaml", file), text, lambda: _parse_yaml(text, file))
@@ -243,7 +245,11 @@ def read_yaml(path: Path, file: str) -> tuple[Any, str | None, list[Diagnostic]]
 def _parse_yaml(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
     yaml = YAML(typ="rt", pure=True)
     try:
-        return yaml.load(io.StringIO(text)), []
+        doc = yaml.load(io.StringIO(text))
+        if _expanded_size(doc) > MAX_YAML_NODES:
+            return None, [Diagnostic("E802", f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes",
+                                     Span(file, 1, 1, 1, 2), help="write the data out, or use fewer aliases")]
+        return doc, []
     except MarkedYAMLError as err:
         # an unclosed quote or bracket is found at the end of the file: point at where it opened
         opened = err.context_mark is not None and "end of stream" in str(err.problem or "")
@@ -277,7 +283,9 @@ def _unclosed_quote(text: str, up_to: int) -> tuple[int, int] | None:
     return None
 
 
-def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
+def read_text(path: Path, file: str, root: Path | None = None) -> tuple[str | None, list[Diagnostic]]:
+    """A module file's text; only a regular file (inside `root`, the module folder, when given)
+    of at most MAX_FILE_BYTES, checked before a byte is read."""
     span = Span(file, 1, 1, 1, 2)
     session = _EDITING.get()
     if session is not None and path.resolve() in session.buffers:
@@ -285,12 +293,20 @@ def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         if path.is_dir():
             return None, [Diagnostic("E104", "a folder where a file was expected", span)]
-        data = path.read_bytes()
+        if root is not None and not path.resolve().is_relative_to(root.resolve()):
+            return None, [Diagnostic("E105", "a link to a file outside the module folder: not read", span,
+                                     help="copy the file into the module, or require the other module")]
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return None, [Diagnostic("E105", "not a regular file (a device, a FIFO or a socket): not read", span)]
+        if info.st_size > MAX_FILE_BYTES:
+            return None, [_too_large(info.st_size, span)]
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as err:
         return None, [Diagnostic("E104", f"cannot read: {err.strerror or err}", span)]
     if len(data) > MAX_FILE_BYTES:
-        return None, [Diagnostic("E104", f"file too large ({len(data)} bytes; limit {MAX_FILE_BYTES})",
-                                 span, help="split it into several files")]
+        return None, [_too_large(len(data), span)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -300,6 +316,32 @@ def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
     if "\x00" in text:
         return None, [Diagnostic("E104", "binary data (a NUL byte) in a text file", span)]
     return text, []
+
+
+def _too_large(size: int, span: Span) -> Diagnostic:
+    return Diagnostic("E801", f"file too large ({size:,} bytes; limit {MAX_FILE_BYTES:,})", span,
+                      help="split it into several files")
+
+
+def _expanded_size(root: Any) -> int:
+    """How many nodes the document has with every alias expanded (shared nodes counted each time
+    they are used), worked out once per distinct node, without recursion."""
+    size: dict[int, int] = {}
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict | list) or (id(node) in size and not done):
+            continue
+        children = [c for c in (node.values() if isinstance(node, dict) else node) if isinstance(c, dict | list)]
+        if done:
+            size[id(node)] = min(1 + len(node) + sum(size[id(c)] for c in children), 10 * MAX_YAML_NODES)
+        else:
+            if len(stack) > MAX_YAML_NODES:
+                return 10 * MAX_YAML_NODES
+            size[id(node)] = 0  # a cycle (an alias inside its own anchor) counts as nothing more
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+    return size.get(id(root), 1)
 
 
 def yaml_span(root: Any, path: tuple, file: str, key: bool = False) -> Span:
@@ -338,8 +380,8 @@ def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
                                           help="add module.yaml with id, name and version"))
         return src
     _load_manifest(src, manifest_file, _display(manifest_file, display_root))
-    for path in sorted(folder.rglob("*")):
-        if path.is_dir() or path.name == "module.yaml" or path.name.startswith("."):
+    for path in _module_files(folder):
+        if path.name == "module.yaml" or path.name.startswith("."):
             continue
         shown = _display(path, display_root)
         rel = path.relative_to(folder)
@@ -350,6 +392,14 @@ def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
         elif path.suffix == ".nem":
             _load_script(src, path, shown)
     return src
+
+
+def _module_files(folder: Path) -> list[Path]:
+    """The folder's files, sorted; linked folders are not entered (a link can lead anywhere)."""
+    found = []
+    for top, _, files in os.walk(folder):
+        found += [Path(top) / f for f in files]
+    return sorted(found)
 
 
 def _display(path: Path, root: Path | None) -> str:
@@ -363,7 +413,7 @@ def _display(path: Path, root: Path | None) -> str:
 
 def _read_record(src: ModuleSource, path: Path, file: str, cls: type) -> tuple[Any, Any]:
     """A YAML file structured as `cls`: (record or None, the YAML nodes), findings recorded."""
-    raw, text, diags = read_yaml(path, file)
+    raw, text, diags = read_yaml(path, file, src.path)
     src.diagnostics += diags
     if text is not None:
         src.sources[file] = text
@@ -389,7 +439,7 @@ def _load_catalog(src: ModuleSource, path: Path, file: str) -> None:
 
 
 def _load_script(src: ModuleSource, path: Path, file: str) -> None:
-    text, diags = read_text(path, file)
+    text, diags = read_text(path, file, src.path)
     src.diagnostics += diags
     if text is None:
         return
@@ -409,7 +459,7 @@ def _load_component_file(src: ModuleSource, path: Path, file: str) -> None:
     session = _EDITING.get()
     if session is None:
         return _read_component_file(src, path, file)
-    text = read_text(path, file)[0]
+    text = read_text(path, file, src.path)[0]
     part = session.parsed(("components", file, src.id), text or "", lambda: _component_part(src, path, file))
     src.files += part.files
     src.components += part.components

@@ -4,13 +4,13 @@ script checker, every procedure, function, trigger, hook, action and phase."""
 from __future__ import annotations
 
 import re
-import string
 from typing import Any
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.engine.compile import STEP_EVENTS
+from nemesis_rules.engine import limits
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -24,6 +24,7 @@ def validate(comp: Composition) -> Environment:
     """Append every finding to `comp.diagnostics`; return the names environment."""
     script_procs(comp)
     _check_declarations(comp)
+    _check_players(comp)
     _check_components(comp)
     env = environment(comp)
     if any(d.is_error and d.code.startswith("E1") for d in comp.diagnostics):
@@ -172,8 +173,18 @@ def _check_names(comp: Composition) -> None:
             seen.setdefault(name, what)
 
 
+def _check_players(comp: Composition) -> None:
+    lo, hi = comp.players.min, comp.players.max
+    if not 1 <= lo <= hi <= limits.MAX_PLAYERS:
+        span = next((m.manifest_at("players") for m in reversed(comp.modules) if m.manifest and m.manifest.players),
+                    Span())
+        comp.diagnostics.append(Diagnostic("E806", f"players {{min: {lo}, max: {hi}}}: need 1 <= min <= max <= "
+                                           f"{limits.MAX_PLAYERS}", span))
+
+
 def _check_components(comp: Composition) -> None:
     sizes: dict[str, int] = {}
+    total = 0
     for cid, c in comp.components.items():
         spec = c.spec
         if not NAME_RE.fullmatch(cid):
@@ -187,18 +198,42 @@ def _check_components(comp: Composition) -> None:
         if spec.count < 1:
             comp.diagnostics.append(Diagnostic("E202", f"`count` must be at least 1, got {spec.count}",
                                                c.at("count")))
+        elif spec.count > limits.MAX_COMPONENT_COUNT:
+            comp.diagnostics.append(Diagnostic("E803", f"`count` {spec.count:,} is above the limit of "
+                                               f"{limits.MAX_COMPONENT_COUNT:,} copies", c.at("count"),
+                                               help="model a large quantity as a counter or a prop"))
+        total += max(0, spec.count)
         for prop, value in spec.props.items():
             _check_prop(comp, cid, kind.value.props, prop, value, c.at(f"props.{prop}"))
+            if (problem := _beyond_limits(value)) is not None:
+                comp.diagnostics.append(Diagnostic("E804", f"prop `{prop}`: {problem}", c.at(f"props.{prop}")))
         if spec.zone is not None:
             _check_zone_ref(comp, spec.zone, c.at("zone"))
             sizes[spec.zone.split("@")[0]] = sizes.get(spec.zone.split("@")[0], 0) + spec.count
         _check_link(comp, cid, kind.value.link, c)
+    if total > limits.MAX_COMPONENTS and comp.components:
+        first = next(iter(comp.components.values()))
+        comp.diagnostics.append(Diagnostic("E803", f"the components make {total:,} entities; the limit is "
+                                           f"{limits.MAX_COMPONENTS:,}", first.span))
     for name, d in comp.zones.items():
         want = d.value.size
         if want is not None and sizes.get(name, 0) != want:
             comp.diagnostics.append(Diagnostic("E501", f"zone `{name}` should start with {want} entities, "
                                                f"the components put {sizes.get(name, 0)} there", d.span,
                                                help="check the counts of its components"))
+
+
+def _beyond_limits(value: Any, depth: int = 0) -> str | None:
+    """What makes a data value too large for a game (None when it fits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -limits.MAX_INT <= value <= limits.MAX_INT:
+        return f"integer beyond the limit of ±{limits.MAX_INT}"
+    if isinstance(value, str | tuple) and len(value) > limits.MAX_LENGTH:
+        return f"longer than {limits.MAX_LENGTH:,}"
+    if isinstance(value, tuple):
+        if depth > limits.MAX_NESTING:
+            return f"lists nested deeper than {limits.MAX_NESTING}"
+        return next((p for v in value if (p := _beyond_limits(v, depth + 1)) is not None), None)
+    return None
 
 
 _VALUE_CHECKS = {
@@ -468,11 +503,25 @@ def _check_plays(comp: Composition, env: Environment, d) -> None:
 
 
 # ---- translations ----
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}?")
+
+
 def _placeholders(text: str) -> set[str]:
-    try:
-        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-    except ValueError:
-        return {"<malformed>"}
+    """The `{name}` fields of a template (`{{` and `}}` are literal braces)."""
+    return {m[1] for m in _FIELD.finditer(text) if m[1]}
+
+
+def bad_placeholder(text: str) -> str | None:
+    """The first field of a template that is not a plain `{name}` (the engine fills only those)."""
+    for m in _FIELD.finditer(text):
+        field = m.group()
+        if field in ("{{", "}}"):
+            continue
+        if not field.endswith("}"):
+            return field
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", m[1]):
+            return field
+    return None
 
 
 def _check_catalogs(comp: Composition, env: Environment) -> None:
@@ -536,6 +585,11 @@ def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | Non
                 ENGINE_LABELS)):
             comp.diagnostics.append(Diagnostic("W601", f"name `{name}` translates nothing declared",
                                                d.span, help="remove it or fix its spelling", severity=WARNING))
+    for table in comp.catalogs.values():
+        for key, d in table.items():
+            if d.module == top and key.startswith("messages.") and (bad := bad_placeholder(str(d.value))):
+                comp.diagnostics.append(Diagnostic("E603", f"`{key}`: `{bad[:40]}` is not a `{{name}}` placeholder",
+                                                   d.span, help="only `{name}` is filled; write `{{` for a brace"))
 
 
 def _untitled_components(comp: Composition, base: dict, top: str | None) -> None:

@@ -1,0 +1,342 @@
+"""Checking a saved state before the engine trusts it.
+
+`check_state` walks every field of a parsed save against the compiled rules: the shape of each
+value, entities and zones that agree with each other, interpreter frames that fit the procedures
+(each caller waits at the step that called, the top one at the decision), a pending decision that
+is exactly what the rules would ask there, counters in bounds, a result only when the game is
+over. Every fault is a RulesError naming the field, so no bad save gets as far as a crash later.
+It runs once per load, never while playing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nemesis_rules.dsl.diagnostics import RulesError, brief
+from nemesis_rules.engine import limits, vm
+from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
+from nemesis_rules.engine.state import FORMAT_VERSION, GameState, tuplify
+
+MAX_SEED = (1 << 64) - 1
+MAX_VALUE_DEPTH = 32  # lists inside lists in one value (real games go two or three deep)
+MAX_INT = 1 << 256  # no value a game holds comes near this
+
+FIELDS = {"format", "players", "seed", "options", "ruleset", "entities", "zones", "counters", "rng",
+          "stack", "pending", "log", "result", "next_id", "forced", "moves", "explicit_chance", "public",
+          "known", "ask_forced"}
+PENDING_KEYS = {"player", "options", "prompt", "optional"}
+
+
+class SaveError(RulesError):
+    """A save that does not hold together (the message says what is wrong where)."""
+
+
+def fail(where: str, what: str) -> SaveError:
+    return SaveError(f"bad save: {where}: {what}")
+
+
+# ---- shapes ----
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def need_int(where: str, v: Any, lo: int, hi: int) -> int:
+    if not is_int(v):
+        raise fail(where, f"expected an integer, got {brief(v)}")
+    if not lo <= v <= hi:
+        raise fail(where, f"{v} is outside {lo}..{hi}")
+    return v
+
+
+def need(where: str, v: Any, kind: type, name: str) -> Any:
+    if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+        raise fail(where, f"expected {name}, got {brief(v)}")
+    return v
+
+
+def check_value(where: str, v: Any, depth: int = 0) -> None:
+    """A value a script can hold: None, bool, int, str or a list of values."""
+    if v is None or isinstance(v, bool | str):
+        return
+    if is_int(v):
+        if not -MAX_INT < v < MAX_INT:
+            raise fail(where, "an integer too large for a game")
+        return
+    if isinstance(v, list):
+        if depth >= MAX_VALUE_DEPTH:
+            raise fail(where, f"lists nested deeper than {MAX_VALUE_DEPTH}")
+        for i, item in enumerate(v):
+            check_value(f"{where}[{i}]", item, depth + 1)
+        return
+    raise fail(where, f"{brief(v)} is not a value a game holds")
+
+
+def _seats(where: str, v: Any, players: int) -> None:
+    need(where, v, list, "a list of seats")
+    for i, s in enumerate(v):
+        need_int(f"{where}[{i}]", s, 0, players - 1)
+    if v != sorted(set(v)):
+        raise fail(where, "seats must be sorted and listed once")
+
+
+# ---- the whole state ----
+def check_state(program: Program, data: Any, *, players: tuple[int, int], options: dict[str, tuple],
+                fingerprint: str) -> GameState:
+    """The GameState a parsed save describes, once every field is checked (SaveError if not)."""
+    need("the save", data, dict, "a JSON object")
+    if data.get("format") != FORMAT_VERSION:
+        raise SaveError(f"unsupported save format {brief(data.get('format'))} (this engine reads {FORMAT_VERSION})")
+    allowed = FIELDS | ({"chances"} if data.get("explicit_chance") is True else set())
+    if missing := sorted(FIELDS - set(data)):
+        raise fail("the save", f"missing {', '.join(missing)}")
+    if extra := sorted(set(data) - allowed):
+        raise fail("the save", f"unknown field {', '.join(map(brief, extra))}")
+    if data["ruleset"] != fingerprint:
+        raise SaveError(f"the save is for rules {brief(data['ruleset'])}, these are {fingerprint}")
+    n = need_int("players", data["players"], *players)
+    need_int("seed", data["seed"], 0, MAX_SEED)
+    _check_options(data["options"], options)
+    for key in ("explicit_chance", "ask_forced"):
+        need(key, data[key], bool, "true or false")
+    need_int("rng", data["rng"], 0, MAX_SEED)
+    need_int("next_id", data["next_id"], 0, MAX_INT)
+    _check_entities(program, data, n)
+    _check_zones(program, data)
+    _check_counters(program, data["counters"])
+    _check_marks(data, n)
+    _check_log(data["log"], n)
+    _check_list("forced", data["forced"], check_value)
+    _check_list("moves", data["moves"], lambda w, v: need_int(w, v, 0, MAX_INT))
+    if data["explicit_chance"]:
+        _check_list("chances", data.get("chances", []), lambda w, v: need_int(w, v, 0, MAX_INT))
+    _check_result(data["result"], n)
+    _check_stack(program, data["stack"])
+    _check_flow(data)
+    state = GameState.from_dict(data)
+    _check_pending(program, state)
+    return state
+
+
+def _check_list(where: str, v: Any, item) -> None:
+    need(where, v, list, "a list")
+    for i, x in enumerate(v):
+        item(f"{where}[{i}]", x)
+
+
+def _check_options(given: Any, specs: dict[str, tuple]) -> None:
+    need("options", given, dict, "an object")
+    if set(given) != set(specs):
+        raise fail("options", f"expected the options {sorted(specs)}, got {sorted(map(brief, given))}")
+    for name, value in given.items():
+        if not any(type(value) is type(v) and value == v for v in specs[name]):
+            raise fail(f"options.{name}", f"{brief(value)} is not one of {list(specs[name])}")
+
+
+def _expected_entities(program: Program, players: int) -> list[tuple[str, str]]:
+    """(id, component) of every entity a game starts with, in the order it makes them."""
+    return ([(program.player_ids[i], "player") for i in range(players)]
+            + [(eid, cid) for eid, cid, _ in program.initial])
+
+
+def _check_entities(program: Program, data: dict, players: int) -> None:
+    rows = need("entities", data["entities"], list, "a list")
+    start = _expected_entities(program, players)
+    if len(rows) < len(start):
+        raise fail("entities", f"`{start[len(rows)][0]}` is missing")
+    seen: set[str] = set()
+    last = 0
+    for i, row in enumerate(rows):
+        if not (type(row) is list and len(row) == 6 and type(row[0]) is str):
+            raise fail(f"entities[{i}]", "expected [id, kind, zone, props, face_up, component]")
+        eid, kind, zone, props, face, comp = row
+        if eid in seen:
+            raise fail(f"entity `{brief(eid)}`", "listed twice")
+        seen.add(eid)
+        if i < len(start):
+            if (eid, comp) != start[i]:
+                raise fail(f"entities[{i}]", f"expected `{start[i][0]}` here (a game makes its starting "
+                                             "components first, in order)")
+        else:
+            last = _check_made(f"entity `{brief(eid)}`", eid, comp, program, last, data["next_id"])
+        if kind != (expected := "player" if comp == "player" else program.templates[comp][0]):
+            raise fail(f"entity `{eid}`", f"kind {brief(kind)}, but component `{comp}` makes a {expected}")
+        defaults = program.kind_defaults.get(kind, ())
+        printed = program.templates[comp][1] if comp != "player" else ()
+        if not (zone is None or type(zone) is str) or type(face) is not bool or type(props) is not dict:
+            raise fail(f"entity `{eid}`", "expected a zone name or null, face_up true or false, props an object")
+        for name, value in props.items():
+            if name not in defaults and name not in printed:
+                raise fail(f"entity `{eid}`", f"a {kind} has no property `{brief(name)}`")
+            if not (value is None or type(value) in (bool, str) or type(value) is int and -MAX_INT < value < MAX_INT):
+                check_value(f"entity `{eid}`.{name}", value)
+
+
+def _check_made(where: str, eid: str, comp: Any, program: Program, last: int, next_id: Any) -> int:
+    """An entity made during play is `component#n`, numbered in the order made, up to next_id."""
+    if not isinstance(comp, str) or comp not in program.templates:
+        raise fail(where, f"unknown component {brief(comp)}")
+    base, _, number = eid.partition("#")
+    if base != comp or not number.isdigit() or not last < int(number) <= next_id:
+        raise fail(where, f"an entity made in play is `{comp}#N`, numbered in order up to next_id")
+    return int(number)
+
+
+def _check_zones(program: Program, data: dict) -> None:
+    zones = need("zones", data["zones"], dict, "an object")
+    entities = {row[0]: row for row in data["entities"]}
+    expected = {name for name, per in program.zone_per.items() if per is None}
+    for eid, row in entities.items():
+        expected.update(f"{z}@{eid}" for z in program.kind_zones.get(row[1], ()))
+    if missing := sorted(expected - set(zones)):
+        raise fail("zones", f"missing {', '.join(missing[:3])}")
+    if extra := sorted(set(zones) - expected):
+        raise fail("zones", f"no such zone {', '.join(map(brief, extra[:3]))}")
+    where_is: dict[str, str] = {}
+    for name, members in zones.items():
+        if type(members) is not list:
+            raise fail(f"zones.{name}", "expected a list of entities")
+        for eid in members:
+            if type(eid) is not str or eid not in entities:
+                raise fail(f"zones.{name}", f"{brief(eid)} is not an entity")
+            if eid in where_is:
+                raise fail(f"entity `{eid}`", f"lies in both {where_is[eid]} and {name}")
+            where_is[eid] = name
+    for eid, row in entities.items():
+        if row[2] != where_is.get(eid):
+            lies = f"lies in {where_is[eid]}" if eid in where_is else "lies in no zone"
+            raise fail(f"entity `{eid}`", f"says zone {brief(row[2])} but {lies}")
+
+
+def _check_counters(program: Program, counters: Any) -> None:
+    need("counters", counters, dict, "an object")
+    if set(counters) != set(program.counters):
+        raise fail("counters", f"expected {sorted(program.counters)}, got {sorted(map(brief, counters))}")
+    for name, value in counters.items():
+        lo, hi, _, _ = program.counters[name]
+        need_int(f"counters.{name}", value, lo, hi)
+
+
+def _check_marks(data: dict, players: int) -> None:
+    ids = {row[0] for row in data["entities"]}
+    public = need("public", data["public"], list, "a list of entities")
+    if not all(isinstance(e, str) and e in ids for e in public) or len(set(public)) != len(public):
+        raise fail("public", "lists each entity at most once, and only entities")
+    known = need("known", data["known"], dict, "an object")
+    for eid, seats in known.items():
+        if eid not in ids:
+            raise fail("known", f"{brief(eid)} is not an entity")
+        _seats(f"known.{eid}", seats, players)
+
+
+def _check_log(log: Any, players: int) -> None:
+    need("log", log, list, "a list")
+    for i, entry in enumerate(log):
+        where = f"log[{i}]"
+        if not (isinstance(entry, dict) and set(entry) == {"msg", "args", "to"}):
+            raise fail(where, "expected {msg, args, to}")
+        need(f"{where}.msg", entry["msg"], str, "a message key")
+        need(f"{where}.args", entry["args"], dict, "an object")
+        for k, v in entry["args"].items():
+            check_value(f"{where}.args.{k}", v)
+        if entry["to"] is not None:
+            _seats(f"{where}.to", entry["to"], players)
+
+
+def _check_result(result: Any, players: int) -> None:
+    if result is None:
+        return
+    if not (isinstance(result, dict) and set(result) == {"reason", "winners"}):
+        raise fail("result", "expected null or {reason, winners}")
+    need("result.reason", result["reason"], str, "a string")
+    _seats("result.winners", result["winners"], players)
+
+
+def _check_stack(program: Program, stack: Any) -> None:
+    need("stack", stack, list, "a list of frames")
+    if len(stack) > vm.MAX_DEPTH:
+        raise fail("stack", f"deeper than {vm.MAX_DEPTH} frames")
+    for i, frame in enumerate(stack):
+        where = f"stack[{i}]"
+        if not (isinstance(frame, list) and len(frame) == 4 and isinstance(frame[0], str)):
+            raise fail(where, "expected [procedure, step, locals, returns]")
+        name, pc, local, returns = frame
+        code = program.procs.get(name)
+        if code is None:
+            raise fail(where, f"no procedure {brief(name)} in these rules")
+        need_int(f"{where} step", pc, 0, len(code.ops) - 1)
+        need_int(f"{where} returns", returns, 0, 1)
+        need(f"{where} locals", local, list, "a list")
+        if len(local) != code.nlocals:
+            raise fail(where, f"`{name}` has {code.nlocals} locals, the save gives {len(local)}")
+        for j, v in enumerate(local):
+            check_value(f"{where} locals[{j}]", v)
+        _check_caller(program, stack, i)
+
+
+def _check_caller(program: Program, stack: list, i: int) -> None:
+    """Frame i was pushed by the frame below it: a CALL it waits at, or an EMIT just behind it."""
+    name, _, _, returns = stack[i]
+    where = f"stack[{i}]"
+    if i == 0:
+        if name != program.entry or returns:
+            raise fail(where, f"the bottom frame must be the entry procedure `{program.entry}`")
+        return
+    below = stack[i - 1]
+    ops = program.procs[below[0]].ops
+    if returns:
+        op = ops[below[1]]
+        if op[0] != CALL or (isinstance(op[1], str) and op[1] != name):
+            raise fail(where, f"`{below[0]}` does not call `{name}` at step {below[1]}")
+    else:
+        j = i - 1
+        while j > 0 and stack[j][3] == 0 and stack[j][1] == 0:  # hooks of the same event, not started yet
+            j -= 1
+        emitter = stack[j]
+        ops = program.procs[emitter[0]].ops
+        op = ops[emitter[1] - 1] if emitter[1] > 0 else None
+        if op is None or op[0] != EMIT or name not in op[1]:
+            raise fail(where, f"`{emitter[0]}` does not announce an event `{name}` hooks before step {emitter[1]}")
+
+
+def _check_flow(data: dict) -> None:
+    """Over (a result, or nothing left to run) or waiting at a decision: never both, never neither."""
+    stack, pending, result = data["stack"], data["pending"], data["result"]
+    if result is not None and (stack or pending is not None):
+        raise fail("result", "a game with a result has no stack and no pending decision")
+    if stack and pending is None:
+        raise fail("pending", "the game is not over, so it must wait at a decision")
+    if pending is not None and not stack:
+        raise fail("pending", "a pending decision needs the step that waits for it (the stack is empty)")
+    if pending is not None and not (isinstance(pending, dict) and set(pending) == PENDING_KEYS):
+        raise fail("pending", "expected {player, options, prompt, optional}")
+
+
+def _check_pending(program: Program, st: GameState) -> None:
+    """The pending decision is exactly what the top frame's step asks on this state."""
+    if st.pending is None:
+        return
+    frame = st.stack[-1]
+    op = program.procs[frame[0]].ops[frame[1]]
+    rt = vm.Runtime(program, st.clone())
+    local = list(frame[2])
+    limits.work[0] = 0
+    try:
+        if op[0] == CHOOSE:
+            player, options, prompt, optional = op[1](rt, local)
+            expected = {"player": rt.seat_of(player), "options": options, "prompt": prompt,
+                        "optional": bool(optional)}
+            waits = isinstance(options, tuple) and options and (len(options) > 1 or optional or st.ask_forced)
+        elif op[0] == CHANCE:
+            outcomes = vm.chance_outcomes(rt, op[1].name, op[2](rt, local))
+            expected = {"player": -1, "options": outcomes, "prompt": op[1].name, "optional": False}
+            waits = st.explicit_chance and not st.forced and bool(outcomes)
+        else:
+            raise fail("pending", f"the top frame (`{frame[0]}` step {frame[1]}) is not a decision")
+    except SaveError:
+        raise
+    except Exception as err:  # any fault while working it out means the save does not fit
+        raise fail("pending", f"the top frame's decision cannot be worked out: {err}") from None
+    if not waits:
+        raise fail("pending", f"the rules would not wait at `{frame[0]}` step {frame[1]} on this state")
+    if tuplify(expected) != st.pending:
+        raise fail("pending", f"is not the decision the rules ask at `{frame[0]}` step {frame[1]}")

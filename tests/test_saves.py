@@ -1,0 +1,274 @@
+"""Saves are verified before they are trusted (issue 14): field checks, the integrity digest and
+the replay check, with the issue's examples and generated edits and bit flips of real saves."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nemesis_rules import Game, RulesError
+from nemesis_rules.cli import savefile
+from nemesis_rules.cli.main import main
+from nemesis_rules.engine.state import DIGEST_KEY, canonical_json
+from tests.conftest import TOY
+
+
+def _midgame(rules, players: int = 3, seed: int = 5, moves: int = 6) -> Game:
+    game = Game.new(rules, players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        if game.over:
+            break
+        game.apply(rnd.randrange(len(game.decision.options)))
+    assert not game.over
+    return game
+
+
+def _reseal(data: dict) -> str:
+    """The text a forger who recomputes the digest would write."""
+    data = {k: v for k, v in data.items() if k != DIGEST_KEY}
+    body = canonical_json(data)
+    return json.dumps({DIGEST_KEY: hashlib.sha256(body.encode()).hexdigest(), **data})
+
+
+def _play_out(game: Game, seed: int) -> None:
+    """Views for every seat and random moves to the end: only RulesError may stop it."""
+    rnd = random.Random(seed)
+    for _ in range(300):
+        for seat in [None, *range(game.state.players)]:
+            game.view(seat)
+        if game.over:
+            return
+        game.apply(rnd.randrange(len(game.decision.options)))
+
+
+def test_a_save_round_trips_in_every_mode(toy_rules) -> None:
+    game = _midgame(toy_rules)
+    text = game.to_json()
+    assert json.loads(text)[DIGEST_KEY] and text == canonical_json(json.loads(text))
+    for mode in ("digest", "structure", "replay"):
+        assert Game.from_json(toy_rules, text, verify=mode).state == game.state
+
+
+def test_an_explicit_chance_game_replays_its_chance_outcomes(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=4, explicit_chance=True)
+    rnd = random.Random(1)
+    for _ in range(30):
+        if game.over:
+            break
+        if game.is_chance_node:
+            game.apply_chance(rnd.choice(game.chance_outcomes())[0])
+        else:
+            game.apply(rnd.randrange(len(game.decision.options)))
+    assert game.state.chances
+    assert Game.from_json(toy_rules, game.to_json(), verify="replay").state == game.state
+
+
+def _hand_swap(data: dict) -> bool:
+    """The issue's example: another seat's hand card moved into mine, its zone field fixed."""
+    hands = [k for k, v in data["zones"].items() if k.startswith("hand@") and v]
+    if len(hands) < 1:
+        return False
+    theirs = hands[0]
+    mine = next(k for k in data["zones"] if k.startswith("hand@") and k != theirs)
+    card = data["zones"][theirs].pop(0)
+    data["zones"][mine].append(card)
+    next(e for e in data["entities"] if e[0] == card)[2] = mine
+    return True
+
+
+EDITS = {
+    "hand swap": _hand_swap,
+    "forged result": lambda d: d.update(result={"reason": "won", "winners": [0]}, stack=[], pending=None) or True,
+    "forged result mid-game": lambda d: d.update(result={"reason": "won", "winners": [0]}) or True,
+    "no pending": lambda d: d.update(pending=None) or True,
+    "empty stack": lambda d: d.update(stack=[]) or True,
+    "counter out of bounds": lambda d: bool(d["counters"]) and d["counters"].update(
+        {next(iter(d["counters"])): 10**6}) is None,
+    "entity in two zones": lambda d: d["zones"][next(iter(d["zones"]))].append(d["entities"][0][0]) or True,
+    "unknown entity in a zone": lambda d: d["zones"][next(iter(d["zones"]))].append("ghost#1") or True,
+    "frame step past the end": lambda d: d["stack"][-1].__setitem__(1, 10**6) or True,
+    "frame step moved": lambda d: d["stack"][-1].__setitem__(1, d["stack"][-1][1] - 1) or True,
+    "pending options forged": lambda d: d["pending"].update(options=["x"]) or True,
+    "pending player forged": lambda d: d["pending"].update(player=(d["pending"]["player"] + 1) % d["players"]) or True,
+    "seat as a bool": lambda d: d["pending"].update(player=True) or True,
+    "players out of range": lambda d: d.update(players=99) or True,
+    "huge seed": lambda d: d.update(seed=10**30) or True,
+    "unknown field": lambda d: d.update(cheat=1) or True,
+    "winner seat out of range": lambda d: d.update(result={"reason": "won", "winners": [7]}, stack=[],
+                                                  pending=None) or True,
+    "value nested too deep": lambda d: d["forced"].append(json.loads("[" * 40 + "]" * 40)) or True,
+}
+
+
+CONSISTENT = ("hand swap", "forged result")  # well formed: only the digest or the replay catch them
+
+
+@pytest.mark.parametrize("name", sorted(set(EDITS) - set(CONSISTENT)))
+def test_malformed_edits_are_refused_even_when_resealed(toy_rules, name: str) -> None:
+    game = _midgame(toy_rules)
+    data = json.loads(game.to_json())
+    assert EDITS[name](data)
+    plain = json.dumps(data)
+    for text, mode in ((plain, "digest"), (_reseal(data), "digest"), (_reseal(data), "replay")):
+        with pytest.raises(RulesError):
+            Game.from_json(toy_rules, text, verify=mode)
+
+
+@pytest.mark.parametrize("name", CONSISTENT)
+def test_consistent_forgeries_need_the_digest_or_the_replay(toy_rules, name: str) -> None:
+    data = json.loads(_midgame(toy_rules).to_json())
+    EDITS[name](data)
+    Game.from_json(toy_rules, json.dumps(data), verify="structure")  # well formed, so structure passes
+    with pytest.raises(RulesError, match="changed after it was written"):
+        Game.from_json(toy_rules, json.dumps(data))
+    with pytest.raises(RulesError, match="not the game its moves make"):
+        Game.from_json(toy_rules, _reseal(data), verify="replay")
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000, "", "{}", "[1]", "null",
+    b"\xff\xfe", '{"format": 2}', '{"format": 2, "seed": ' + "9" * 5000 + "}", 42,
+])
+def test_malformed_texts_are_refused_cleanly(toy_rules, text) -> None:
+    with pytest.raises(RulesError):
+        Game.from_json(toy_rules, text)
+
+
+def test_a_save_without_a_digest_needs_another_mode(toy_rules) -> None:
+    data = json.loads(_midgame(toy_rules).to_json())
+    del data[DIGEST_KEY]
+    with pytest.raises(RulesError, match="no integrity digest"):
+        Game.from_json(toy_rules, json.dumps(data))
+    assert Game.from_json(toy_rules, json.dumps(data), verify="replay")
+    with pytest.raises(RulesError, match="verify must be"):
+        Game.from_json(toy_rules, json.dumps(data), verify="none")
+
+
+@pytest.fixture(scope="module")
+def saved(toy_rules) -> tuple[Game, str]:
+    game = _midgame(toy_rules, players=3, seed=11, moves=9)
+    return game, game.to_json()
+
+
+@given(data=st.data())
+def test_bit_flips_are_refused_or_harmless(toy_rules, saved, data) -> None:
+    game, text = saved
+    raw = bytearray(text.encode())
+    for _ in range(data.draw(st.integers(1, 3))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] ^= 1 << data.draw(st.integers(0, 7))
+    try:
+        loaded = Game.from_json(toy_rules, bytes(raw))
+    except RulesError:
+        return
+    assert loaded.state == game.state
+
+
+def _paths(value, path=()):
+    """Every place in a JSON value, for random edits."""
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*path, i))
+
+
+REPLACEMENTS = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.sampled_from([2**70, -1, 10**6]),
+                         st.text(max_size=4), st.sampled_from(["player0", "hand@player1", "deck", "main"]),
+                         st.lists(st.integers(0, 3), max_size=3), st.just({}), st.floats(allow_nan=False))
+
+
+@given(data=st.data())
+def test_typed_edits_are_refused_or_leave_a_playable_game(toy_rules, saved, data) -> None:
+    """Accepted without the digest (`structure`), an edited save must still never crash the engine;
+    with the digest or the replay, an accepted save is the very state that was saved."""
+    game, text = saved
+    doc = json.loads(text)
+    del doc[DIGEST_KEY]
+    paths = [p for p in _paths(doc) if p]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        parent = doc
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = data.draw(REPLACEMENTS)
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        loaded = Game.from_json(toy_rules, json.dumps(doc), verify="structure")
+    except RulesError:
+        return
+    try:
+        _play_out(loaded, data.draw(st.integers(0, 99)))
+    except RulesError:
+        pass
+    for mode in ("digest", "replay"):
+        try:
+            again = Game.from_json(toy_rules, _reseal(doc), verify=mode)
+        except RulesError:
+            continue
+        assert mode == "digest" or again.state == game.state
+
+
+# ---- save files (`nemesis replay`, `nemesis play --load`) ----
+SAVE_EDITS = {
+    "steps shorter than moves": lambda d: d["steps"].pop(),
+    "modules not a list": lambda d: d.update(modules=5),
+    "options not an object": lambda d: d.update(options=[1]),
+    "option value a list": lambda d: d.update(options={"length": [1]}),
+    "unknown option": lambda d: d.update(options={"nope": 1}),
+    "players a string": lambda d: d.update(players="2"),
+    "players out of range": lambda d: d.update(players=0),
+    "huge seed": lambda d: d.update(seed=10**3000),
+    "negative move": lambda d: d["moves"].append(-1) or d["steps"].append("0" * 16),
+    "move past the options": lambda d: d["moves"].__setitem__(0, 99),
+    "humans a string": lambda d: d.update(humans="x"),
+    "final not a hash": lambda d: d.update(final=None),
+    "lang not text": lambda d: d.update(lang=["en"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAVE_EDITS))
+def test_malformed_save_files_end_cleanly(toy_rules, tmp_path, capsys, name: str) -> None:
+    game = _midgame(toy_rules, players=2, seed=4, moves=5)
+    path = tmp_path / "game.json"
+    savefile.write_save(path, game, [str(TOY)], humans=1, bots="random")
+    doc = json.loads(path.read_text())
+    SAVE_EDITS[name](doc)
+    doc["checksum"] = savefile.checksum(doc)
+    path.write_text(json.dumps(doc))
+    for argv in (["replay", str(path)], ["play", "--load", str(path)]):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code in (1, 2) and "internal error" not in err + out and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{\"format\": \"nemesis-save/1\", \"seed\": " + "9" * 5000 + "}"])
+def test_hostile_save_texts_end_cleanly(tmp_path, capsys, text: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 2
+    assert "internal error" not in capsys.readouterr().err
+
+
+def test_a_fifo_is_not_read_as_a_save(tmp_path, capsys) -> None:
+    os.mkfifo(tmp_path / "p.json")
+    assert main(["replay", str(tmp_path / "p.json")]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
+
+def test_a_save_reformatted_keeps_its_seal(toy_rules) -> None:
+    game = _midgame(toy_rules)
+    pretty = json.dumps(json.loads(game.to_json()), indent=2) + "\n"
+    assert Game.from_json(toy_rules, pretty).state == game.state
+    assert Game.from_json(toy_rules, game.to_json() + "\n").state == game.state
