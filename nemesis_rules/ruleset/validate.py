@@ -9,8 +9,8 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
-from nemesis_rules.engine.compile import STEP_EVENTS
 from nemesis_rules.engine import limits
+from nemesis_rules.engine.compile import STEP_EVENTS
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
