@@ -25,9 +25,10 @@ GOLDEN = ROOT / "tests" / "golden"
 # name -> (modules, players, seed, options): the games to record
 GAMES = {
     "toy_3p_seed7": (["tests/fixtures/toy"], 3, 7, {}),
-    "base_testboard_4p_seed1": (["base", "tests/fixtures/base_testboard"], 4, 1, {}),
-    "base_testboard_solo_seed2": (["base", "tests/fixtures/base_testboard"], 1, 2, {"mode": "solo"}),
-    "base_testboard_coop_3p_seed3": (["base", "tests/fixtures/base_testboard"], 3, 3, {"mode": "coop"}),
+    # the printed board; plain action cards (a test fixture) until base has its action decks
+    "base_4p_seed1": (["base", "tests/fixtures/base_plaincards"], 4, 1, {}),
+    "base_solo_seed2": (["base", "tests/fixtures/base_plaincards"], 1, 2, {"mode": "solo"}),
+    "base_coop_3p_seed3": (["base", "tests/fixtures/base_plaincards"], 3, 3, {"mode": "coop"}),
 }
 
 
