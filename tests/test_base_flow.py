@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from nemesis_rules import Game, load_ruleset
-from nemesis_rules.dsl.diagnostics import RulesError
 from tests.positions import choose, inside, props, put, zone_of
 
 FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
@@ -75,12 +74,6 @@ def test_setup_fills_the_board_and_bag(rules):
     # the character stands in the Hibernatorium with 5 cards in hand
     assert zone_of(game, character(game)) == "room_contents@main_hibernatorium"
     assert len(st.zones["hand@player1"]) == 5
-
-
-def test_base_alone_fails_clearly_without_corridors():
-    rules = load_ruleset("base")
-    with pytest.raises(RulesError, match="corridors are unknown"):
-        Game.new(rules, players=2, seed=1)
 
 
 def test_movement_explores_then_noise_roll_places_a_marker(rules):

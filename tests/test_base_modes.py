@@ -206,7 +206,9 @@ def coop_end(rules, objectives, signals):
         props(game, p)["signal"] = s
     props(game, "player1")["status"] = "launched"
     put(game, character(game, "player1"), "game_box")
-    game.state.counters["time"] = 13                            # the test board's time track: 15 spaces
+    game.state.counters["time"] = 14                            # the 15th time move is the jump (tokens.yaml)
+    for n in (1, 2, 3):                                         # working engines: the ship does not explode
+        put(game, f"engine_{n}_working", f"engine_tokens@engine_{n}")
     quiet_event_phase(game)
     pass_turn(game, 0)                                          # player1 was asked before leaving
     pass_turn(game, 1)

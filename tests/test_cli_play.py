@@ -88,8 +88,8 @@ def test_unwritable_save_is_reported_and_play_goes_on(capsys, tmp_path):
     assert code == 0 and "Could not save to" in out
 
 
-# ---- base Nemesis on the test board (an invented layout, tests/fixtures/base_testboard)
-BASE = f"base,{ROOT / 'tests' / 'fixtures' / 'base_testboard'}"
+# ---- base Nemesis on the printed board (plain action cards from a test fixture to pay costs)
+BASE = "base"
 
 
 def test_base_game_from_the_first_decision_to_its_end_with_a_save_between(capsys, tmp_path):
@@ -114,13 +114,13 @@ def screen_of(capsys, *argv: str) -> str:
 
 
 def test_base_screen_is_the_modules_panels(capsys):
-    screen = screen_of(capsys, "--modules", BASE, "--players", "2", "--humans", "2", "--seed", "1")
+    screen = screen_of(capsys, "--players", "2", "--humans", "2", "--seed", "1")   # base alone
     assert screen.splitlines()[2] == "Round: 0"                      # only the listed counters
-    assert re.search(r"Time track +0 +15 ", screen)                # a panel of the tracks
+    assert re.search(r"Time track +0 +16 ", screen)                # a panel of the tracks
     ship = screen[screen.index("\nShip\n"):screen.index("\nCrew\n")]
-    assert re.search(r"Hibernatorium \(basic side\) +Hibernatorium +- +- +Character Corpse \(blue\) +1, 2 ", ship)
-    assert re.search(r'Room space "1" no. 1 \(basic side\) +\? ', ship)  # an unexplored room shows as `?`
-    assert "Room space \"1\" no. 9" not in ship                    # a space without corridors is not drawn
+    assert re.search(r"Hibernatorium \(11\) +Hibernatorium +- +- +Character Corpse \(blue\) +1, 2, 3, 4 ", ship)
+    assert re.search(r'Room 2 \(space "1"\) +\? +- +- +- +3, 4, 1, 2 ', ship)  # unexplored: `?`; 1, 2 is one corridor
+    assert ship.index("Room 9 ") < ship.index("Room 10 ") < ship.index("Hibernatorium (11)")  # by room number
     assert re.search(r"Player 1 +- +- +On board +0 +0 +no ", screen[screen.index("\nCrew\n"):])
     assert "Intruder bag: 12 hidden" in screen and "Supply:" not in screen   # listed zones only
 

@@ -336,7 +336,7 @@ def test_a_peeked_entity_shows_where_it_lies_to_that_player_only(toy_rules) -> N
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_ask_forced_shows_single_option_choices_and_changes_nothing_else(seed) -> None:
-    rules = load_ruleset("base", TOY.parent / "base_testboard")   # base has one-option choices
+    rules = load_ruleset("base")   # base has one-option choices
     plain = Game.new(rules, players=2, seed=seed)
     asking = Game.new(rules, players=2, seed=seed, ask_forced=True)
     singles = 0

@@ -25,9 +25,10 @@ GOLDEN = ROOT / "tests" / "golden"
 # name -> (modules, players, seed, options): the games to record
 GAMES = {
     "toy_3p_seed7": (["tests/fixtures/toy"], 3, 7, {}),
-    "base_testboard_4p_seed1": (["base", "tests/fixtures/base_testboard"], 4, 1, {}),
-    "base_testboard_solo_seed2": (["base", "tests/fixtures/base_testboard"], 1, 2, {"mode": "solo"}),
-    "base_testboard_coop_3p_seed3": (["base", "tests/fixtures/base_testboard"], 3, 3, {"mode": "coop"}),
+    # the printed board with its printed decks
+    "base_4p_seed1": (["base"], 4, 1, {}),
+    "base_solo_seed2": (["base"], 1, 2, {"mode": "solo"}),
+    "base_coop_3p_seed3": (["base"], 3, 3, {"mode": "coop"}),
 }
 
 

@@ -537,9 +537,12 @@ def _graph(comp) -> Graph:
         g.ends[cid] = (a, z)
         labels = spec.labels or (None, None)
         for node, label in ((a, labels[0]), (z, labels[1])):
-            g.labels[(cid, node)] = label
-            if label is not None:
-                g.by_label[(node, label)] = cid
+            several = tuple(label) if isinstance(label, (tuple, list)) else (label,)
+            label = min(several) if several and None not in several else several[0] if several else None
+            g.labels[(cid, node)] = label  # the lowest label: a link sorts and reads by it
+            g.label_sets[(cid, node)] = tuple(x for x in several if x is not None)
+            for x in g.label_sets[(cid, node)]:
+                g.by_label[(node, x)] = cid
             touching.setdefault(node, []).append((label, cid))
     for node, items in touching.items():
         items.sort(key=lambda x: (str(type(x[0])), x[0] if x[0] is not None else 0, x[1]))

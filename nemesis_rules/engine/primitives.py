@@ -274,10 +274,17 @@ def ends(rt, link):
 
 
 @primitive("label_at", Param("link", "entity"), Param("node", "entity"), returns="any",
-           doc="The label a link carries at one of its ends.",
+           doc="The label a link carries at one of its ends (the lowest, where it carries several).",
            phrase="the label of {link} at {node}")
 def label_at(rt, link, node):
     return rt.program.graph.labels.get((link, node))
+
+
+@primitive("labels_at", Param("link", "entity"), Param("node", "entity"), returns="list",
+           doc="Every label a link carries at one of its ends, lowest first (empty for none).",
+           phrase="the labels of {link} at {node}")
+def labels_at(rt, link, node):
+    return tuple(sorted(rt.program.graph.label_sets.get((link, node), ())))
 
 
 def _ends(rt, link) -> tuple:

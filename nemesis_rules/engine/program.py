@@ -47,6 +47,7 @@ class Graph:
 
     ends: dict[str, tuple[str, str]] = attrs.Factory(dict)
     labels: dict[tuple[str, str], Any] = attrs.Factory(dict)  # (link, node) -> label
+    label_sets: dict[tuple[str, str], tuple] = attrs.Factory(dict)  # (link, node) -> every label there
     by_label: dict[tuple[str, Any], str] = attrs.Factory(dict)  # (node, label) -> link
     links: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     neighbors: dict[str, tuple[str, ...]] = attrs.Factory(dict)

@@ -124,7 +124,8 @@ class ComponentSpec:
     face_up: bool = True
     props: dict[str, Any] = attrs.Factory(dict)
     ends: tuple[str, str] | None = None
-    labels: tuple[Scalar, Scalar] | None = None
+    # each end's label: a scalar, or a list of scalars when the link carries several labels there
+    labels: tuple[Any, Any] | None = None
     replace: bool = False
 
 

@@ -286,6 +286,11 @@ def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
         if end not in comp.components:
             comp.diagnostics.append(Diagnostic("E303", f"link `{cid}` ends at unknown component `{end}`",
                                                c.at("ends"), help=did_you_mean(end, comp.components)))
+    for label in spec.labels or ():
+        if isinstance(label, dict) or (isinstance(label, tuple) and not all(
+                isinstance(x, int | str) for x in label)):
+            comp.diagnostics.append(Diagnostic("E202", f"link `{cid}`: a label is a number, a name, nothing, "
+                                               "or a list of numbers and names", c.at("labels")))
     if is_link and spec.count != 1:
         comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", c.at("count")))
 
