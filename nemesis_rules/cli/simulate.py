@@ -4,13 +4,15 @@ Besides how games ended, the report gives what the module declares under `report
 module.yaml (survival, rounds, causes of death, cards played): the engine knows no game.
 
 Game i uses seed S+i; each bot's generator is seeded from its game's seed and seat, so the same
-arguments give the same report whatever the number of processes.
+arguments give the same report whatever the number of processes, and on either backend: worker
+processes on this machine (default) or tasks on a Ray cluster (`--backend ray`, the `ray` extra).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import multiprocessing
 import os
 import statistics
@@ -19,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -31,6 +34,8 @@ from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_COMP, GameState
 
 DEFAULT_MAX_DECISIONS = 50_000
+BACKENDS = ("local", "ray")
+RAY_MISSING = "--backend ray needs Ray: pip install 'nemesis-rules[ray]'"
 
 
 @attrs.frozen
@@ -53,7 +58,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     p.add_argument("--bots", type=_bot_list, default="random", metavar="|".join(BOT_KINDS),
                    help="bot for every seat, or one a seat in turn: `heuristic,random` (default: random)")
-    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: CPU count)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (default: CPU count); with a local Ray, its CPUs")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="local: worker processes on this machine (default); "
+                        "ray: tasks on a Ray cluster (pip install 'nemesis-rules[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --backend ray: the cluster to join (default: start a local Ray)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no timing line on stderr")
     p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
                    help="count a game with no result after this many decisions as an error")
@@ -81,19 +93,45 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise common.CliError(f"--jobs must be at least 1, got {jobs}")
+    if args.address is not None and args.backend != "ray":
+        raise common.CliError("--address is for --backend ray")
+    if args.backend == "ray":
+        _import_ray()  # before loading anything: a missing extra is said at once
     rules = common.load(args.modules)
-    spec = Spec(tuple(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
+    spec = Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
                 args.bots, common.parse_options(rules, args.option), args.max_decisions)
     Game.new(rules, spec.players, args.seed, **spec.options)  # bad options fail here, once
     started = time.perf_counter()
-    records = simulate(rules, spec, args.seed, args.games, jobs)
+    backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
+                      args.address)
+    records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
     elapsed = time.perf_counter() - started
     if args.out:
         write_jsonl(args.out, records)
     print(report(rules, spec, args.seed, records))
-    print(f"time: {elapsed:.2f} s, {jobs} job{'s' if jobs > 1 else ''}, "
-          f"{len(records) / elapsed:.0f} games/s", file=sys.stderr)
+    if not args.quiet:
+        print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
     return common.EXIT_OK
+
+
+def _portable(modules: list[str]) -> tuple[str, ...]:
+    """Module folders as absolute paths: a Ray worker may run in another directory."""
+    return tuple(str(Path(m).resolve()) if Path(m).is_dir() else m for m in modules)
+
+
+@attrs.define
+class Backend:
+    """Where the games run: `local` worker processes, or `ray` tasks (`address` None: a local Ray)."""
+
+    kind: str = "local"
+    jobs: int | None = 1
+    address: str | None = None
+    cpus: int | None = None  # what the Ray cluster offered, once joined
+
+    def describe(self) -> str:
+        if self.kind == "ray":
+            return f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''})"
+        return f"{self.jobs} job{'s' if self.jobs != 1 else ''}"
 
 
 # ---- playing ----
@@ -180,12 +218,20 @@ def _play_chunk(spec: Spec, seeds: list[int]) -> list[dict[str, Any]]:
     return [play_game(rules, spec, s) for s in seeds]
 
 
-def simulate(rules: Ruleset, spec: Spec, seed: int, games: int, jobs: int,
-             progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Play games with seeds seed..seed+games-1 (in `jobs` processes) and return their records."""
+def simulate(rules: Ruleset, spec: Spec, seed: int, games: int, backend: Backend | int = 1,
+             progress: Callable[[int], None] | None = None, show_progress: bool = True) -> list[dict[str, Any]]:
+    """Play games with seeds seed..seed+games-1 and return their records, in seed order.
+
+    `backend`: where they run (an int: that many local processes). `progress` is told how many
+    games each finished batch held; without it a bar is drawn when stderr is a terminal."""
+    if isinstance(backend, int):
+        backend = Backend("local", backend)
     seeds = list(range(seed, seed + games))
-    with _Progress(games) as bar:
+    with _Progress(games, show_progress and progress is None) as bar:
         tick = progress or bar.advance
+        if backend.kind == "ray":
+            return _on_ray(spec, seeds, backend, tick)
+        jobs = backend.jobs or 1
         if jobs == 1 or games < 2 * jobs:
             records = []
             for s in seeds:
@@ -195,13 +241,18 @@ def simulate(rules: Ruleset, spec: Spec, seed: int, games: int, jobs: int,
         return _in_processes(rules, spec, seeds, jobs, tick)
 
 
+def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
+    """Batches of seeds: about 8 a worker (for an even finish), at most 50 games each."""
+    size = max(1, min(50, len(seeds) // (workers * 8)))
+    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
 def _in_processes(rules: Ruleset, spec: Spec, seeds: list[int], jobs: int,
                   tick: Callable[[int], None]) -> list[dict[str, Any]]:
     _WORKER_RULES[(spec.modules, spec.lang)] = rules  # forked workers inherit the loaded rules
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    size = max(1, min(50, len(seeds) // (jobs * 8)))
-    chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
+    chunks = _chunks(seeds, jobs)
     records: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         for done in pool.map(_play_chunk, [spec] * len(chunks), chunks):
@@ -210,29 +261,71 @@ def _in_processes(rules: Ruleset, spec: Spec, seeds: list[int], jobs: int,
     return sorted(records, key=lambda r: r["seed"])
 
 
-class _Progress:
-    """A rich progress bar on a terminal; a few plain lines on stderr otherwise."""
+# ---- on a Ray cluster ----
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise common.CliError(RAY_MISSING) from None
+    return ray
 
-    def __init__(self, total: int) -> None:
+
+def _on_ray(spec: Spec, seeds: list[int], backend: Backend, tick: Callable[[int], None]) -> list[dict[str, Any]]:
+    """The same batches as locally, as Ray tasks; each worker loads the rules once (by module id
+    or folder: a folder must exist at the same path on every node)."""
+    ray = _import_ray()
+    joined = not ray.is_initialized()
+    if joined:  # a caller (a test, a notebook) may have started Ray already: use it as it is
+        ray.init(address=backend.address, num_cpus=None if backend.address else backend.jobs,
+                 include_dashboard=False, logging_level=logging.ERROR)
+    try:
+        backend.cpus = int(ray.cluster_resources().get("CPU", 1))
+        task = ray.remote(_play_chunk)
+        pending = [task.remote(spec, chunk) for chunk in _chunks(seeds, backend.cpus)]
+        records: list[dict[str, Any]] = []
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            done = ray.get(ready[0])
+            records += done
+            tick(len(done))
+        return sorted(records, key=lambda r: r["seed"])
+    finally:
+        if joined:
+            ray.shutdown()
+
+
+class _Progress:
+    """A rich progress bar (games done, games/s, time left) on stderr when it is a terminal."""
+
+    def __init__(self, total: int, show: bool) -> None:
         self.total, self.done, self._bar, self._task = total, 0, None, None
-        self._next_note = max(1, total // 4)
+        self._show = show and sys.stderr.isatty()
 
     def __enter__(self) -> _Progress:
-        if sys.stderr.isatty():
+        if self._show:
             from rich.console import Console
-            from rich.progress import Progress
-            self._bar = Progress(console=Console(stderr=True), transient=True)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            self._bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                                 TextColumn("left"), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=True)
             self._bar.start()
-            self._task = self._bar.add_task("games", total=self.total)
+            self._task = self._bar.add_task("games", total=self.total, rate="")
         return self
 
     def advance(self, n: int) -> None:
         self.done += n
         if self._bar is not None:
-            self._bar.update(self._task, advance=n)
-        elif self.total >= 100 and self._next_note <= self.done < self.total:
-            print(f"  {self.done}/{self.total} games", file=sys.stderr)
-            self._next_note += max(1, self.total // 4)
+            task = self._bar.tasks[0]
+            rate = self.done / task.elapsed if task.elapsed else 0
+            self._bar.update(self._task, advance=n, rate=f"{rate:.1f} games/s")
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
