@@ -53,3 +53,15 @@ def test_a_wrong_baseline_is_caught(games):
                                  handwritten.BASELINES[2].dsl)
     with pytest.raises(SystemExit, match="the two versions differ"):
         handwritten.checked_cases(wrong, games)
+
+
+def test_bench_prints_each_ratio(capsys):
+    from nemesis_rules.cli import bench
+    from nemesis_rules.cli.main import build_parser
+
+    assert bench.HANDWRITTEN is not None
+    bench._bench_baselines(bench.HANDWRITTEN, runs=1, calls=5)
+    out = capsys.readouterr().out
+    for baseline in handwritten.BASELINES:
+        assert f"  {baseline.name}: " in out and "x (DSL " in out, out
+    assert build_parser().parse_args(["bench", "--no-baselines"]).no_baselines

@@ -4,12 +4,14 @@ For each ruleset (a module id or folder; `a,b` for modules together) it prints t
 (compose + check + compile), full random games per second (median of several runs, one process),
 decisions per second, the median clone() and JSON round-trip time of states met in a game, and
 the JSON size of a mid-game state. By default: the toy module of the tests, and rulesets/base
-(the printed board).
+(the printed board); then nemesis-lint's time and, in a source checkout, the ratio of the rules in the
+DSL to the same rules written by hand in Python (tools/handwritten.py; `--no-baselines` skips it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import time
@@ -24,6 +26,8 @@ from nemesis_rules.paths import rulesets_dir
 
 FIXTURES = next((p for p in (rulesets_dir().parent / "tests" / "fixtures", Path("tests") / "fixtures")
                  if p.is_dir()), None)
+HANDWRITTEN = next((p for p in (rulesets_dir().parent / "tools" / "handwritten.py",
+                                Path("tools") / "handwritten.py") if p.is_file()), None)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,6 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=4, help="players per game (default: 4, or the ruleset's maximum)")
     p.add_argument("--games", type=int, default=20, help="games per timed run (default: 20)")
     p.add_argument("--runs", type=int, default=5, help="timed runs; the median is shown (default: 5)")
+    p.add_argument("--no-baselines", action="store_true",
+                   help="skip the DSL / hand-written Python ratios (tools/handwritten.py)")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -53,7 +59,19 @@ def run(args: argparse.Namespace) -> int:
         bench_one(target, args, explicit=bool(args.rulesets))
     if not args.rulesets:
         _bench_lint([rulesets_dir(), rulesets_dir() / "base"])
+        if not args.no_baselines and HANDWRITTEN is not None:
+            _bench_baselines(HANDWRITTEN, args.runs)
     return common.EXIT_OK
+
+
+def _bench_baselines(path: Path, runs: int, calls: int = 300) -> None:
+    """Each rule that has a hand-written twin: time per call of both, on the same states."""
+    spec = importlib.util.spec_from_file_location("nemesis_handwritten", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    print(f"== DSL / hand-written Python ({_short(str(path))}; same states, {calls} calls, median of {runs})")
+    for name, cases, hand, dsl in module.measure(module.base_rules(), runs, calls, state_count=60):
+        print(f"  {name}: {dsl / hand:.1f}x (DSL {_us(dsl)}, by hand {_us(hand)} per call; {cases} cases)")
 
 
 def _default_targets() -> list[str]:
