@@ -20,6 +20,13 @@ FIXTURES = Path(__file__).parent / "fixtures"
 TOY = FIXTURES / "toy"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _parse_cache_of_the_session(tmp_path_factory):
+    """nemesis-lint's cache of parsed files (and the processes tests start) in a folder of this
+    run, not the user's ~/.cache."""
+    os.environ["NEMESIS_RULES_CACHE"] = str(tmp_path_factory.mktemp("nemesis-cache"))
+
+
 @pytest.fixture(scope="session")
 def toy_rules():
     return load_ruleset(TOY)

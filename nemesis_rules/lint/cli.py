@@ -19,6 +19,7 @@ from nemesis_rules.lint import fixes, formats, runner
 from nemesis_rules.lint.codes import FATAL_CODES, lookup, suggest
 from nemesis_rules.lint.noqa import Suppressions
 from nemesis_rules.lint.selection import CodeFilter, UsageError, build_filter
+from nemesis_rules.ruleset import parse_cache
 
 PROG = "nemesis-lint"
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -54,11 +55,12 @@ def _run(argv: list[str]) -> int:
     if args.statistics and args.format not in ("text", "concise"):
         return _usage_error("--statistics works with the text formats only")
     paths = args.paths or [default_path()]
-    findings, sources = collect(paths, code_filter)
-    if args.diff:
-        return _show_fixes(findings, sources)
-    if args.fix and _apply_fixes(findings, sources):
+    with parse_cache.enabled() if not args.no_cache else contextlib.nullcontext():
         findings, sources = collect(paths, code_filter)
+        if args.diff:
+            return _show_fixes(findings, sources)
+        if args.fix and _apply_fixes(findings, sources):
+            findings, sources = collect(paths, code_filter)
     _write(_render(args, findings, sources), colour=args.format in ("text", "concise"))
     return exit_status(findings, strict=args.strict)
 
@@ -92,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="apply the safe fixes (a single did-you-mean, a translation stub), then report what is left")
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="parse every file anew: no cache of parsed files (NEMESIS_RULES_CACHE=off does the same; "
+                             "the cache folder is NEMESIS_RULES_CACHE, else ~/.cache/nemesis-rules)")
     parser.add_argument("--explain", metavar="CODE",
                         help="explain a code (or name): what it does, why, and the fix")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")

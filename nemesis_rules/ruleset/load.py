@@ -28,6 +28,7 @@ from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
 from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_YAML_NODES
+from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.records import (
     Catalog,
     Component,
@@ -71,7 +72,7 @@ def editing(session: Editing) -> Iterator[Editing]:
 
 def _memo(key: tuple, text: str, parse: Callable[[], Any]) -> Any:
     session = _EDITING.get()
-    return parse() if session is None else session.parsed(key, text, parse)
+    return parse_cache.cached(key, text, parse) if session is None else session.parsed(key, text, parse)
 
 
 @attrs.define
@@ -446,7 +447,7 @@ def _load_script(src: ModuleSource, path: Path, file: str) -> None:
     src.sources[file] = text
     session = _EDITING.get()
     if session is None:
-        tree, diags = parse_module(text, file)
+        tree, diags = parse_cache.cached(("nem", file), text, lambda: parse_module(text, file))
     else:
         tree, diags = session.parsed(("nem", file), text, lambda: parse_module_reusing(
             text, file, session.declarations.setdefault(file, {})))

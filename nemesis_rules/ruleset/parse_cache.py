@@ -1,0 +1,96 @@
+"""A cache on disk of parsed files (YAML documents, script trees, with their diagnostics).
+
+Parsing is most of what `nemesis-lint` does on a cold start; a file's parse depends only on its
+text, its name, where a script sits in its file, and the parser's own code. So an entry's key is
+the hash of all of those, and a file that changed, or a new version of the parser (the sources
+of nemesis_rules.dsl and nemesis_rules.ruleset, the grammar, lark, ruamel.yaml, Python), simply
+misses. Every check after parsing still runs on every file: nothing is skipped but the parse.
+
+Off unless a command turns it on (`nemesis-lint` does; `--no-cache` or NEMESIS_RULES_CACHE=off
+turn it off). It lives in NEMESIS_RULES_CACHE if set, else $XDG_CACHE_HOME/nemesis-rules or
+~/.cache/nemesis-rules; entries are pickles, trusted like the code beside them (deleting the
+folder is always safe). A cache that cannot be read or written is ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_PACKAGE = Path(__file__).resolve().parents[1]
+_folder: Path | None = None
+
+
+@contextlib.contextmanager
+def enabled(folder: Path | None = None) -> Iterator[Path | None]:
+    """Use the cache inside the `with` block (in `folder`, or where NEMESIS_RULES_CACHE says, or
+    the default place); yields the folder in use, None when NEMESIS_RULES_CACHE turns it off."""
+    global _folder
+    before = _folder
+    setting = os.environ.get("NEMESIS_RULES_CACHE", "")
+    if folder is None and setting.lower() in ("0", "off", "no", "false"):
+        _folder = None
+    else:
+        _folder = (folder or (Path(setting) if setting else _default_folder())) / "parse"
+    try:
+        yield _folder
+    finally:
+        _folder = before
+
+
+def _default_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "nemesis-rules"
+
+
+def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
+    """`parse()`'s result for this key and text: from the cache, or parsed and then kept."""
+    if _folder is None:
+        return parse()
+    digest = hashlib.sha256(f"{_code_fingerprint()}\0{key!r}\0".encode() + text.encode("utf-8", "surrogatepass"))
+    path = _folder / f"{digest.hexdigest()}.pickle"
+    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        return pickle.loads(path.read_bytes())
+    result = parse()
+    _keep(path, result)
+    return result
+
+
+def _keep(path: Path, result: Any) -> None:
+    """Write the entry whole or not at all (a temporary file renamed into place)."""
+    try:
+        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        with contextlib.suppress(OSError, UnboundLocalError):
+            os.unlink(tmp)
+
+
+@functools.cache
+def _code_fingerprint() -> str:
+    """What a parse depends on besides the file: the parser's sources and the libraries' versions."""
+    import lark
+    import ruamel.yaml
+
+    from nemesis_rules.dsl.parse import grammar_file
+
+    h = hashlib.sha256(f"{sys.version} lark {lark.__version__} ruamel {ruamel.yaml.__version__}".encode())
+
+    sources = [*sorted((_PACKAGE / "dsl").glob("*.py")), *sorted((_PACKAGE / "ruleset").glob("*.py")),
+               Path(grammar_file())]
+    for source in sources:
+        h.update(source.name.encode() + b"\0" + source.read_bytes())
+    return h.hexdigest()

@@ -1,0 +1,74 @@
+"""nemesis-lint's cache of parsed files: the same findings with it (empty, then full) as without,
+a changed file is parsed anew, a broken entry is ignored, and NEMESIS_RULES_CACHE=off turns it off."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from nemesis_rules.lint import cli
+from tests.test_lint_fixtures import NAMES, build
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def lint(*argv: str) -> tuple[int, list]:
+    out, old = io.StringIO(), sys.stdout
+    sys.stdout = out
+    try:
+        code = cli.main(["--format", "json", *argv])
+    finally:
+        sys.stdout = old
+    return code, json.loads(out.getvalue())
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("NEMESIS_RULES_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "parse"
+
+
+def test_same_findings_with_and_without_the_cache(cache, tmp_path):
+    """Every lint fixture (one a code) and the toy module: no cache, an empty cache, a full one."""
+    paths = [str(build(name, tmp_path / name)) for name in NAMES] + [str(ROOT / "tests" / "fixtures" / "toy")]
+    fresh = [lint("--no-cache", p) for p in paths]
+    assert not cache.exists()
+    assert [lint(p) for p in paths] == fresh  # fills the cache
+    entries = len(list(cache.iterdir()))
+    assert entries >= len(NAMES)
+    assert [lint(p) for p in paths] == fresh  # from the cache
+    assert len(list(cache.iterdir())) == entries
+    assert len({f["code"] for _, found in fresh for f in found}) > 30
+
+
+def _module(folder: Path, script: str) -> Path:
+    folder.mkdir()
+    (folder / "module.yaml").write_text("id: cached\nname: cached\nversion: 0.1.0\n")
+    (folder / "rules.nem").write_text(script)
+    return folder
+
+
+def test_a_changed_file_is_parsed_anew(cache, tmp_path):
+    module = _module(tmp_path / "cached", "proc setup():\n    pass\n")
+    _, before = lint(str(module))
+    (module / "rules.nem").write_text("proc setup(:\n    pass\n")
+    _, after = lint(str(module))
+    assert "E101" not in {f["code"] for f in before} and "E101" in {f["code"] for f in after}
+
+
+def test_a_broken_entry_is_ignored(cache, tmp_path):
+    module = _module(tmp_path / "cached", "proc setup(:\n    pass\n")
+    first = lint(str(module))
+    for entry in cache.iterdir():
+        entry.write_bytes(b"not a pickle")
+    assert lint(str(module)) == first
+
+
+def test_off(cache, monkeypatch, tmp_path):
+    monkeypatch.setenv("NEMESIS_RULES_CACHE", "off")
+    lint(str(ROOT / "tests" / "fixtures" / "toy"))
+    assert not cache.exists()
