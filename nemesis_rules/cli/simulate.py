@@ -314,7 +314,7 @@ class _Progress:
             )
             self._bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                                 TextColumn("left"), TimeRemainingColumn(),
+                                 TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
                                  console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task("games", total=self.total, rate="")
