@@ -283,11 +283,11 @@ def _on_ray(spec: Spec, seeds: list[int], backend: Backend, tick: Callable[[int]
         task = ray.remote(_play_chunk)
         pending = [task.remote(spec, chunk) for chunk in _chunks(seeds, backend.cpus)]
         records: list[dict[str, Any]] = []
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            done = ray.get(ready[0])
-            records += done
-            tick(len(done))
+        while pending:  # a short wait, so that Ctrl-C is heard between two waits
+            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5, fetch_local=True)
+            for done in ray.get(ready):
+                records += done
+                tick(len(done))
         return sorted(records, key=lambda r: r["seed"])
     finally:
         if joined:
