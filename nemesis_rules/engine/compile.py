@@ -13,6 +13,7 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Span, brief
+from nemesis_rules.engine import limits
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
 from nemesis_rules.engine.primitives import REGISTRY, ScriptError
@@ -571,18 +572,22 @@ def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
     name = f.name
+    work = limits.work
 
     def call(rt, args):
-        key = (name, *args)
+        # `args` is a fresh list at every call site, and an expression never writes its slots
         memo = rt.memo
+        key = (name, *args)
         try:
             return memo[key]
         except KeyError:
             pass
         except TypeError:  # an unhashable argument: no memo
             key = None
-        charge(10)  # a call that is not remembered is work (ten units: it also fills the memo)
-        result = body(rt, list(args))
+        work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)
+        if work[0] > limits.MAX_WORK:
+            charge(0)
+        result = body(rt, args)
         for when, value, op in mods:
             if when is None or when(rt, list(args)):
                 result = value(rt, list(args)) if op == "=" else _arith(BINOPS[op], result, value(rt, list(args)))

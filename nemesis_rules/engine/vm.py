@@ -37,7 +37,7 @@ _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, Ind
 class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
-    __slots__ = ("program", "state", "budget", "seats", "memo")
+    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -47,6 +47,7 @@ class Runtime:
         # Function results while the state stays the same: every change of the state clears it,
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
+        self.by_kind: dict[str, tuple] = {}  # entities(kind), while no entity is made (primitives.py)
 
 
     # ---- entities ----
