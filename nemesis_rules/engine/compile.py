@@ -403,7 +403,7 @@ class Compiler:
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids)
         self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
-        self._pause_cache: dict[Any, bool] = {}  # by node (equal nodes pause alike), never by id()
+        self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
 
     # ---- what pauses ----
     def is_pausing_call(self, e: ast.Call) -> bool:
@@ -417,18 +417,21 @@ class Compiler:
     def pauses(self, e: Any) -> bool:
         if not attrs.has(type(e)) or isinstance(e, Temp):
             return False
-        key = e
-        if key not in self._pause_cache:
-            found = isinstance(e, ast.Call) and self.is_pausing_call(e)
-            if not found:
-                for field in attrs.fields(type(e)):
-                    v = getattr(e, field.name)
-                    items = v if isinstance(v, tuple) else (v,)
-                    if any(self.pauses(x) for x in items):
-                        found = True
-                        break
-            self._pause_cache[key] = found
-        return self._pause_cache[key]
+        # by identity, the node kept beside its answer so that its id cannot be reused (hashing a
+        # node hashes its whole subtree: by value, every visit costs as much as the tree)
+        known = self._pause_cache.get(id(e))
+        if known is not None:
+            return known[1]
+        found = isinstance(e, ast.Call) and self.is_pausing_call(e)
+        if not found:
+            for field in attrs.fields(type(e)):
+                v = getattr(e, field.name)
+                items = v if isinstance(v, tuple) else (v,)
+                if any(self.pauses(x) for x in items):
+                    found = True
+                    break
+        self._pause_cache[id(e)] = (e, found)
+        return found
 
     # ---- expressions ----
     def expr(self, e: Any, b: CodeBuilder):
@@ -479,6 +482,7 @@ def build_program(comp, max_players: int) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    p.compiled = c.gen.used
     return p
 
 

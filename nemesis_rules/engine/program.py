@@ -73,3 +73,4 @@ class Program:
     entry: str = "main"
     has_pay_cost: bool = False
     can_pay: Callable | None = None
+    compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
