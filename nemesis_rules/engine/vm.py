@@ -37,7 +37,7 @@ _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, Ind
 class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
-    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind")
+    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -48,6 +48,18 @@ class Runtime:
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
         self.by_kind: dict[str, tuple] = {}  # entities(kind), while no entity is made (primitives.py)
+        # Results of functions that read no changing state (compile.py `_static_fns`): they hold
+        # while the game's setup (players, options) is the one they were computed for.
+        self.static_memo: dict[tuple, Any] = {}
+        self.setup: tuple = ()
+
+    def fresh(self) -> None:
+        """Forget what the state may no longer say (it may have been edited since the last run)."""
+        self.memo.clear()
+        st = self.state
+        if self.setup != (st.players, st.options):
+            self.static_memo.clear()
+            self.setup = (st.players, dict(st.options))
 
 
     # ---- entities ----
@@ -221,7 +233,7 @@ def run(rt: Runtime) -> None:
     st = rt.state
     stack = st.stack
     procs = rt.program.procs
-    rt.memo.clear()
+    rt.fresh()
     limits.work[0] = 0
     steps = 0
     budget = rt.budget
@@ -360,6 +372,7 @@ def call_function(rt: Runtime, name: str, args: list) -> Any:
     """The value of the module's function `name` for `args` on `rt.state`, called from outside a
     run (a report, a tool); a function cannot change the state. A fault is a RulesError naming it."""
     limits.work[0] = 0
+    rt.fresh()
     try:
         return rt.program.fns[name](rt, list(args))
     except _RUNTIME_ERRORS as err:
