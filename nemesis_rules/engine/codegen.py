@@ -143,7 +143,7 @@ class ExprSource:
         var = f"_v{next(self._ids)}"
         inner = {**comp, e.var: var}
         cond = f" if {self.source(e.cond, b, inner)}" if e.cond is not None else ""
-        return f"tuple({self.source(e.elt, b, inner)} for {var} in _as_list({items}){cond})"
+        return f"tuple([{self.source(e.elt, b, inner)} for {var} in _as_list({items}){cond}])"  # a list: no generator frames
 
     def src_IfExp(self, e: ast.IfExp, b, comp) -> str:
         return (f"({self.source(e.then, b, comp)} if {self.source(e.cond, b, comp)} "
