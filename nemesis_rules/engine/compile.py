@@ -735,7 +735,10 @@ def _availability(c: Compiler, a: ast.ActionDef):
         args = [actor]
         if when is not None and not when(rt, args):
             return False
-        return all(d(rt, args) for d in domains)
+        for d in domains:
+            if not d(rt, args):
+                return False
+        return True
 
     return available
 

@@ -70,7 +70,10 @@ class Runtime:
             raise ScriptError(f"{e!r} is not an entity") from None
 
     def get_attr(self, e, name: str) -> Any:
-        ent = self.entity(e)
+        try:  # self.entity(e), inline: the commonest read of all
+            ent = self.state.entities[e]
+        except (KeyError, TypeError):
+            raise ScriptError(f"{e!r} is not an entity") from None
         props = ent[E_PROPS]
         if name in props:
             return props[name]
@@ -167,11 +170,12 @@ class Runtime:
     # ---- actions and scripts ----
     def available_actions(self, actor) -> tuple[str, ...]:
         p = self.program
+        can_pay = p.can_pay
         out = []
         for a in p.actions:
             if not a.available(self, actor):
                 continue
-            if p.can_pay is not None and not p.can_pay(self, [actor, self.action_cost(a.name, actor)]):
+            if can_pay is not None and not can_pay(self, [actor, a.cost(self, [actor]) if a.cost else 0]):
                 continue
             out.append(a.name)
         return tuple(out)
