@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import DIGEST_KEY, GameState, canonical_json, digest
 from nemesis_rules.engine.view import view as redact
+from nemesis_rules.ruleset import cache as ruleset_cache
+from nemesis_rules.ruleset import load as load_mod
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
 from nemesis_rules.ruleset.validate import BASE_LANG, validate
@@ -110,21 +113,35 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
 
 
 def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool = False) -> Ruleset:
-    comp = compose(list(modules), search, absolute_requires=absolute_requires)
-    validate(comp)
-    errors = [d for d in comp.diagnostics if d.is_error]
-    if errors:
-        raise RulesError(errors)
+    """Compose, check and compile; a warm load takes the checked composition and the compiled
+    expressions from the disk cache (ruleset/cache.py) while the module files are unchanged."""
+    modules = list(modules)
+    editing = load_mod._EDITING.get() is not None  # an editor's unsaved text is not on disk
+    cached = None if editing else ruleset_cache.load(modules, search, absolute_requires)
+    started = time.time_ns()
+    comp = cached if cached is not None else _checked(modules, search, absolute_requires)
     langs = set(comp.catalogs) | {BASE_LANG}
     if lang not in langs:
         raise RulesError(Diagnostic("E309", f"no `{lang}` translation for {', '.join(comp.ids)}",
                                     help=did_you_mean(lang, langs) or f"languages: {', '.join(sorted(langs))}"))
     names, messages = _catalog(comp, lang)
+    program = build_program(comp, comp.players.max)
+    if cached is None and not editing:
+        ruleset_cache.store(modules, search, absolute_requires, comp, program.compiled, started)
     return Ruleset(
-        modules=comp.ids, lang=lang, program=build_program(comp, comp.players.max), composition=comp,
+        modules=comp.ids, lang=lang, program=program, composition=comp,
         players=comp.players, options=dict(comp.options), fingerprint=_fingerprint(comp),
         warnings=[d for d in comp.diagnostics if not d.is_error], names=names, messages=messages,
     )
+
+
+def _checked(modules: list, search: list[Path] | None, absolute_requires: bool) -> Composition:
+    comp = compose(modules, search, absolute_requires=absolute_requires)
+    validate(comp)
+    errors = [d for d in comp.diagnostics if d.is_error]
+    if errors:
+        raise RulesError(errors)
+    return comp
 
 
 def _catalog(comp: Composition, lang: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,10 @@ settings.register_profile("default", max_examples=60, deadline=None,
 settings.register_profile("long", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# the ruleset cache (nemesis_rules/ruleset/cache.py) of this run in a folder of its own, not the user's
+os.environ["NEMESIS_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="nemesis-test-cache-")
+atexit.register(shutil.rmtree, _CACHE, True)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOY = FIXTURES / "toy"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 from nemesis_rules.dsl import ast
@@ -19,6 +20,10 @@ from nemesis_rules.engine.limits import charge
 from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
 
 Closure = Callable[[Any, list], Any]
+
+# Python's compile() of each expression's source, shared by every program in this process; the
+# ruleset cache (ruleset/cache.py) keeps a program's entries on disk beside its composition.
+COMPILED: dict[str, CodeType] = {}
 
 
 def _index(xs, i):
@@ -46,12 +51,17 @@ class ExprSource:
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
         self._ids = itertools.count()
+        self.used: dict[str, CodeType] = {}  # the sources this program compiled (for the disk cache)
         for name, prim in REGISTRY.items():
             self.ns[f"_p_{name}"] = prim.impl
 
     def build(self, e: Any, b) -> Closure:
         source = f"lambda rt, L: {self.source(e, b, {})}"
-        return eval(compile(source, "<nemesis expression>", "eval"), self.ns)  # noqa: S307 (our own source)
+        code = COMPILED.get(source)
+        if code is None:
+            code = COMPILED[source] = compile(source, "<nemesis expression>", "eval")
+        self.used[source] = code
+        return eval(code, self.ns)  # noqa: S307 (our own source)
 
     def constant(self, value: Any) -> str:
         if value is None or isinstance(value, bool | int):
@@ -133,7 +143,7 @@ class ExprSource:
         var = f"_v{next(self._ids)}"
         inner = {**comp, e.var: var}
         cond = f" if {self.source(e.cond, b, inner)}" if e.cond is not None else ""
-        return f"tuple({self.source(e.elt, b, inner)} for {var} in _as_list({items}){cond})"
+        return f"tuple([{self.source(e.elt, b, inner)} for {var} in _as_list({items}){cond}])"  # a list: no generator frames
 
     def src_IfExp(self, e: ast.IfExp, b, comp) -> str:
         return (f"({self.source(e.then, b, comp)} if {self.source(e.cond, b, comp)} "

@@ -13,6 +13,7 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Span, brief
+from nemesis_rules.engine import limits
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
 from nemesis_rules.engine.primitives import REGISTRY, ScriptError
@@ -402,7 +403,7 @@ class Compiler:
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids)
         self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
-        self._pause_cache: dict[Any, bool] = {}  # by node (equal nodes pause alike), never by id()
+        self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
 
     # ---- what pauses ----
     def is_pausing_call(self, e: ast.Call) -> bool:
@@ -416,18 +417,21 @@ class Compiler:
     def pauses(self, e: Any) -> bool:
         if not attrs.has(type(e)) or isinstance(e, Temp):
             return False
-        key = e
-        if key not in self._pause_cache:
-            found = isinstance(e, ast.Call) and self.is_pausing_call(e)
-            if not found:
-                for field in attrs.fields(type(e)):
-                    v = getattr(e, field.name)
-                    items = v if isinstance(v, tuple) else (v,)
-                    if any(self.pauses(x) for x in items):
-                        found = True
-                        break
-            self._pause_cache[key] = found
-        return self._pause_cache[key]
+        # by identity, the node kept beside its answer so that its id cannot be reused (hashing a
+        # node hashes its whole subtree: by value, every visit costs as much as the tree)
+        known = self._pause_cache.get(id(e))
+        if known is not None:
+            return known[1]
+        found = isinstance(e, ast.Call) and self.is_pausing_call(e)
+        if not found:
+            for field in attrs.fields(type(e)):
+                v = getattr(e, field.name)
+                items = v if isinstance(v, tuple) else (v,)
+                if any(self.pauses(x) for x in items):
+                    found = True
+                    break
+        self._pause_cache[id(e)] = (e, found)
+        return found
 
     # ---- expressions ----
     def expr(self, e: Any, b: CodeBuilder):
@@ -478,6 +482,7 @@ def build_program(comp, max_players: int) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    p.compiled = c.gen.used
     return p
 
 
@@ -556,33 +561,90 @@ def _compile_fns(c: Compiler, comp) -> None:
     by_target: dict[str, list] = {}
     for d in comp.modifiers:
         by_target.setdefault(d.value.name, []).append(d.value)
+    static = _static_fns(c.names, {name: (d.value, by_target.get(name, [])) for name, d in comp.fns.items()})
     for name, d in comp.fns.items():
-        c.program.fns[name] = _fn(c, d.value, by_target.get(name, []))
+        c.program.fns[name] = _fn(c, d.value, by_target.get(name, []), name in static)
     if "can_pay" in comp.fns:
         c.program.can_pay = c.program.fns["can_pay"]
 
 
 
 
-def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef]):
+# Primitives whose result depends on their arguments, the rules and the game's fixed setup (players,
+# options) alone, never on where things are or on props; and the entity fields that never change.
+STATIC_PRIMS = frozenset({
+    "owner", "has_script", "neighbors", "links", "link_at", "other_end", "ends", "label_at", "count", "sum",
+    "min", "max", "abs", "clamp", "any", "all", "unique", "first", "last", "sort", "reverse", "without",
+    "index_of", "range", "sort_by", "min_by", "max_by", "text", "pair", "players", "player_count", "seat",
+    "player_at", "next_player", "option"})
+STATIC_ATTRS = frozenset({"id", "kind", "component"})
+
+
+def _static_fns(names: Names, fns: dict[str, tuple[ast.FnDef, list[ast.ModifierDef]]]) -> set[str]:
+    """The functions (with their modifiers) that read no changing state: their results hold for
+    the whole game. Every function is assumed static until one of its reads says otherwise."""
+    static = set(fns)
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(static):
+            f, mods = fns[name]
+            parts = [(f.params, f.expr)] + [(m.params, e) for m in mods for e in (m.when, m.expr) if e is not None]
+            if not all(_reads_no_state(e, set(params), names, static) for params, e in parts):
+                static.discard(name)
+                changed = True
+    return static
+
+
+def _reads_no_state(e: Any, local: set[str], names: Names, static: set[str]) -> bool:
+    match e:
+        case ast.Name(id=n):
+            return n in local or n not in names.counters
+        case ast.Attr(obj=obj, name=n):
+            return n in STATIC_ATTRS and _reads_no_state(obj, local, names, static)
+        case ast.ListComp(elt=elt, var=var, iter=it, cond=cond):
+            inner = local | {var}
+            return (_reads_no_state(it, local, names, static) and _reads_no_state(elt, inner, names, static)
+                    and (cond is None or _reads_no_state(cond, inner, names, static)))
+        case ast.Call(func=ast.Name(id=n), args=args, kwargs=kwargs):
+            known = n in names.owned_zones or (n in static if n in names.fns else n in STATIC_PRIMS)
+            return known and all(_reads_no_state(a, local, names, static) for a in (*args, *kwargs))
+        case ast.Call():
+            return False  # an expression field: its entity's script, looked up at run time
+    if not attrs.has(type(e)):
+        return True
+    for field in attrs.fields(type(e)):
+        v = getattr(e, field.name)
+        for x in v if isinstance(v, tuple) else (v,):
+            if attrs.has(type(x)) and not _reads_no_state(x, local, names, static):
+                return False
+    return True
+
+
+def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool = False):
     """A function: its body, then its modifiers in order; results are memoised while the state
-    stays the same (functions cannot change it)."""
+    stays the same (functions cannot change it), or for the whole game when it reads nothing
+    that changes (`static`)."""
     body = c.closure(f.params, f.expr)
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
     name = f.name
+    work = limits.work
 
     def call(rt, args):
+        # `args` is a fresh list at every call site, and an expression never writes its slots
+        memo = rt.static_memo if static else rt.memo
         key = (name, *args)
-        memo = rt.memo
         try:
             return memo[key]
         except KeyError:
             pass
         except TypeError:  # an unhashable argument: no memo
             key = None
-        charge(10)  # a call that is not remembered is work (ten units: it also fills the memo)
-        result = body(rt, list(args))
+        work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)
+        if work[0] > limits.MAX_WORK:
+            charge(0)
+        result = body(rt, args)
         for when, value, op in mods:
             if when is None or when(rt, list(args)):
                 result = value(rt, list(args)) if op == "=" else _arith(BINOPS[op], result, value(rt, list(args)))
@@ -673,7 +735,10 @@ def _availability(c: Compiler, a: ast.ActionDef):
         args = [actor]
         if when is not None and not when(rt, args):
             return False
-        return all(d(rt, args) for d in domains)
+        for d in domains:
+            if not d(rt, args):
+                return False
+        return True
 
     return available
 

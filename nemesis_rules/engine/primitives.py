@@ -211,7 +211,13 @@ def peek(rt, player, what):
            doc="Every entity of a kind, in the order they were made.",
            phrase="every {kind}")
 def entities(rt, kind):
-    return tuple(k for k, e in rt.state.entities.items() if e[E_KIND] == kind)
+    # entities are only ever added and never change kind: a list made stays right until one is made
+    table = rt.state.entities
+    made = rt.by_kind.get(kind)
+    if made is None or made[0] is not table or made[1] != len(table):
+        made = (table, len(table), tuple(k for k, e in table.items() if e[E_KIND] == kind))
+        rt.by_kind[kind] = made
+    return made[2]
 
 
 @primitive("owner", Param("zone", "zone"), returns="entity",

@@ -73,3 +73,6 @@ class Program:
     entry: str = "main"
     has_pay_cost: bool = False
     can_pay: Callable | None = None
+    compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
+    # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
+    seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)

@@ -124,10 +124,15 @@ def digest(body: str) -> str:
     return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+_FLAT = frozenset({str, int, bool, float, type(None)})
+
+
 def tuplify(value: Any) -> Any:
-    """JSON arrays back to tuples, inside dicts too (dict keys stay strings)."""
-    if isinstance(value, list):
-        return tuple(tuplify(v) for v in value)
-    if isinstance(value, dict):
-        return {k: tuplify(v) for k, v in value.items()}
+    """JSON arrays back to tuples, inside dicts too (dict keys stay strings). Parsed JSON holds
+    exact types, so a type test (flat values first, no call for them) is enough."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _FLAT else tuplify(v) for k, v in value.items()}
+    if kind is list:
+        return tuple([v if type(v) in _FLAT else tuplify(v) for v in value])
     return value

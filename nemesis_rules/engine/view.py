@@ -13,6 +13,13 @@ from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, 
 
 def zone_visible(program: Program, zone: str, seat: int | None) -> str:
     """`all` (identities shown), `size` (only how many), or `none` (not even that)."""
+    known = program.seen_levels.get((zone, seat))
+    if known is None:
+        known = program.seen_levels[(zone, seat)] = _zone_level(program, zone, seat)
+    return known
+
+
+def _zone_level(program: Program, zone: str, seat: int | None) -> str:
     name, _, owner = zone.partition("@")
     vis = program.zone_visibility.get(name, "public")
     if vis == "public":
@@ -59,7 +66,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
                 listed.append({"face_down": ent[E_KIND]})
         zones[key] = {"size": len(members), "entities": listed}
     entities = {eid: entity_view(program, ent) for eid, ent in st.entities.items()
-                if eid in shown or (ent[E_ZONE] is None and ent[E_FACE])}
+                if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
     return {
         "seat": seat,
         "players": st.players,

@@ -37,7 +37,7 @@ _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, Ind
 class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
-    __slots__ = ("program", "state", "budget", "seats", "memo")
+    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -47,6 +47,19 @@ class Runtime:
         # Function results while the state stays the same: every change of the state clears it,
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
+        self.by_kind: dict[str, tuple] = {}  # entities(kind), while no entity is made (primitives.py)
+        # Results of functions that read no changing state (compile.py `_static_fns`): they hold
+        # while the game's setup (players, options) is the one they were computed for.
+        self.static_memo: dict[tuple, Any] = {}
+        self.setup: tuple = ()
+
+    def fresh(self) -> None:
+        """Forget what the state may no longer say (it may have been edited since the last run)."""
+        self.memo.clear()
+        st = self.state
+        if self.setup != (st.players, st.options):
+            self.static_memo.clear()
+            self.setup = (st.players, dict(st.options))
 
 
     # ---- entities ----
@@ -57,7 +70,10 @@ class Runtime:
             raise ScriptError(f"{e!r} is not an entity") from None
 
     def get_attr(self, e, name: str) -> Any:
-        ent = self.entity(e)
+        try:  # self.entity(e), inline: the commonest read of all
+            ent = self.state.entities[e]
+        except (KeyError, TypeError):
+            raise ScriptError(f"{e!r} is not an entity") from None
         props = ent[E_PROPS]
         if name in props:
             return props[name]
@@ -154,11 +170,12 @@ class Runtime:
     # ---- actions and scripts ----
     def available_actions(self, actor) -> tuple[str, ...]:
         p = self.program
+        can_pay = p.can_pay
         out = []
         for a in p.actions:
             if not a.available(self, actor):
                 continue
-            if p.can_pay is not None and not p.can_pay(self, [actor, self.action_cost(a.name, actor)]):
+            if can_pay is not None and not can_pay(self, [actor, a.cost(self, [actor]) if a.cost else 0]):
                 continue
             out.append(a.name)
         return tuple(out)
@@ -220,7 +237,7 @@ def run(rt: Runtime) -> None:
     st = rt.state
     stack = st.stack
     procs = rt.program.procs
-    rt.memo.clear()
+    rt.fresh()
     limits.work[0] = 0
     steps = 0
     budget = rt.budget
@@ -359,6 +376,7 @@ def call_function(rt: Runtime, name: str, args: list) -> Any:
     """The value of the module's function `name` for `args` on `rt.state`, called from outside a
     run (a report, a tool); a function cannot change the state. A fault is a RulesError naming it."""
     limits.work[0] = 0
+    rt.fresh()
     try:
         return rt.program.fns[name](rt, list(args))
     except _RUNTIME_ERRORS as err:

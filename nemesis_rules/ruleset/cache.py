@@ -1,0 +1,159 @@
+"""A disk cache of checked compositions: a warm `load_ruleset` skips reading YAML and parsing DSL.
+
+An entry is found by what was asked (module names, search paths, working directory) and is used
+only while it is still true: every module folder it read has the same files with the same bytes,
+every module name and `requires:` still resolves to the same folder, and the engine's own code is
+the same. A changed file means a miss and a new entry, never a stale composition. Entries are
+written to a temporary file and renamed, so processes sharing the folder never read half an
+entry; an entry that cannot be read is ignored.
+
+Where: `$NEMESIS_CACHE_DIR`, else `$XDG_CACHE_HOME/nemesis-rules`, else `~/.cache/nemesis-rules`.
+`NEMESIS_CACHE_DIR=off` (or empty) turns the cache off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import marshal
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from nemesis_rules.engine.codegen import COMPILED
+from nemesis_rules.paths import grammar_file
+from nemesis_rules.ruleset.compose import _required_folder, resolve_folder
+from nemesis_rules.ruleset.load import _module_files
+from nemesis_rules.version import __version__
+
+CACHE_ENV = "NEMESIS_CACHE_DIR"
+MAX_ENTRIES = 32  # compositions kept (a few MB each); the least recently used go first
+_OFF = ("", "off", "0", "none")
+_PACKAGE = Path(__file__).resolve().parents[1]
+_CLOCK_SLACK_NS = 2_000_000_000  # file times can be coarse: a file this fresh is not trusted
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the cache is turned off."""
+    value = os.environ.get(CACHE_ENV)
+    if value is not None:
+        return None if value.strip().lower() in _OFF else Path(value)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "nemesis-rules"
+
+
+@functools.lru_cache(maxsize=1)
+def _engine_digest() -> str:
+    """The engine's code and grammar: a new engine never reads an old engine's entries."""
+    h = hashlib.sha256(f"{__version__}|{sys.version}|{pickle.HIGHEST_PROTOCOL}".encode())
+    for path in sorted(_PACKAGE.rglob("*.py")) + [grammar_file()]:
+        h.update(path.relative_to(path.parents[1]).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _folder_digest(folder: Path) -> tuple[str, int]:
+    """Every file's name and bytes, and the newest modification time (ns) among them."""
+    h, newest = hashlib.sha256(), 0
+    for path in _module_files(folder):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+        newest = max(newest, path.stat().st_mtime_ns)
+    return h.hexdigest(), newest
+
+
+def _entry_file(names: list, search: list[Path] | None, absolute_requires: bool) -> Path | None:
+    root = cache_dir()
+    if root is None:
+        return None
+    asked = repr(([str(n) for n in names], [str(p) for p in search or []], absolute_requires, os.getcwd()))
+    key = hashlib.sha256(f"{_engine_digest()}|{asked}".encode()).hexdigest()[:32]
+    return root / f"comp-{key}.pickle"
+
+
+def _search_paths(names: list, search: list[Path] | None) -> list[Path]:
+    """The search list `collect` builds (compose.py), to resolve names the same way."""
+    from nemesis_rules.paths import rulesets_dir
+
+    found = list(search or []) + [rulesets_dir()]
+    for n in names:
+        p = Path(n)
+        if p.is_dir() and p.parent not in found:
+            found.insert(0, p.parent)
+    return found
+
+
+def _still_true(comp: Any, digests: dict[str, str], names: list, search: list[Path] | None,
+                absolute_requires: bool) -> bool:
+    """Every folder has the same bytes and every name resolves to the same folder as when cached."""
+    folders = {src.path.resolve().as_posix() for src in comp.modules}
+    if set(digests) != folders:
+        return False
+    paths = _search_paths(names, search)
+    for n in names:
+        folder = resolve_folder(n, paths)
+        if folder is None or folder.resolve().as_posix() not in folders:
+            return False
+    for src in comp.modules:
+        for req in src.manifest.requires if src.manifest else ():
+            folder = _required_folder(str(req), src, paths, absolute_requires)
+            if not isinstance(folder, Path) or folder.resolve().as_posix() not in folders:
+                return False
+    return all(_folder_digest(Path(f))[0] == d for f, d in digests.items())
+
+
+def load(names: list, search: list[Path] | None, absolute_requires: bool) -> Any | None:
+    """The cached composition for these names, if there is one and it is still true (its compiled
+    expressions join codegen.COMPILED, so that building the program skips Python's compiler)."""
+    entry = _entry_file(names, search, absolute_requires)
+    if entry is None or not entry.is_file():
+        return None
+    try:
+        with entry.open("rb") as f:
+            digests, comp, code = pickle.load(f)  # noqa: S301 (our own files, in the user's own folder)
+        if not _still_true(comp, digests, names, search, absolute_requires):
+            return None
+        COMPILED.update(marshal.loads(code))
+        with contextlib.suppress(OSError):
+            os.utime(entry)  # recently used: pruned last
+        return comp
+    except Exception:  # an unreadable or outdated entry is a miss
+        return None
+
+
+def store(names: list, search: list[Path] | None, absolute_requires: bool, comp: Any,
+          compiled: dict[str, CodeType], started_ns: int) -> None:
+    """Keep a checked composition (one without errors) and its compiled expressions, read from
+    files last changed before `started_ns` (when reading began); a cache that cannot be written
+    is skipped."""
+    entry = _entry_file(names, search, absolute_requires)
+    if entry is None:
+        return
+    with contextlib.suppress(Exception):
+        seen = {src.path.resolve().as_posix(): _folder_digest(src.path) for src in comp.modules}
+        if any(newest >= started_ns - _CLOCK_SLACK_NS for _, newest in seen.values()):
+            return  # a file changed while (or just before) it was read: what was read is uncertain
+        digests = {folder: digest for folder, (digest, _) in seen.items()}
+        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump((digests, comp, marshal.dumps(compiled)), f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, entry)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        _prune(entry.parent)
+
+
+def _prune(folder: Path) -> None:
+    """Keep the most recently used entries only (a hit touches its entry)."""
+    entries = sorted(folder.glob("comp-*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    for old in entries[MAX_ENTRIES:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
