@@ -19,19 +19,13 @@ settings.register_profile("long", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# the ruleset cache (nemesis_rules/ruleset/cache.py) of this run in a folder of its own, not the user's
+# the ruleset cache and nemesis-lint's parsed files (nemesis_rules/ruleset/cache.py, parse_cache.py)
+# of this run, and of the processes tests start, in a folder of its own, not the user's
 os.environ["NEMESIS_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="nemesis-test-cache-")
 atexit.register(shutil.rmtree, _CACHE, True)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOY = FIXTURES / "toy"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _parse_cache_of_the_session(tmp_path_factory):
-    """nemesis-lint's cache of parsed files (and the processes tests start) in a folder of this
-    run, not the user's ~/.cache."""
-    os.environ["NEMESIS_RULES_CACHE"] = str(tmp_path_factory.mktemp("nemesis-cache"))
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """nemesis-lint's cache of parsed files: the same findings with it (empty, then full) as without,
-a changed file is parsed anew, a broken entry is ignored, and NEMESIS_RULES_CACHE=off turns it off."""
+a changed file is parsed anew, a broken entry is ignored, and NEMESIS_CACHE_DIR=off turns it off."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def lint(*argv: str) -> tuple[int, list]:
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("NEMESIS_RULES_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NEMESIS_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache" / "parse"
 
 
@@ -69,6 +69,6 @@ def test_a_broken_entry_is_ignored(cache, tmp_path):
 
 
 def test_off(cache, monkeypatch, tmp_path):
-    monkeypatch.setenv("NEMESIS_RULES_CACHE", "off")
+    monkeypatch.setenv("NEMESIS_CACHE_DIR", "off")
     lint(str(ROOT / "tests" / "fixtures" / "toy"))
     assert not cache.exists()

@@ -107,7 +107,7 @@ def _timed_process(argv: list[str], cache: str = "off") -> float:
 
     start = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                   env={**os.environ, "NEMESIS_RULES_CACHE": cache})
+                   env={**os.environ, "NEMESIS_CACHE_DIR": cache})
     return time.perf_counter() - start
 
 

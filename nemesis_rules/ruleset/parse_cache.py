@@ -6,8 +6,8 @@ the hash of all of those, and a file that changed, or a new version of the parse
 of nemesis_rules.dsl and nemesis_rules.ruleset, the grammar, lark, ruamel.yaml, Python), simply
 misses. Every check after parsing still runs on every file: nothing is skipped but the parse.
 
-Off unless a command turns it on (`nemesis-lint` does; `--no-cache` or NEMESIS_RULES_CACHE=off
-turn it off). It lives in NEMESIS_RULES_CACHE if set, else $XDG_CACHE_HOME/nemesis-rules or
+Off unless a command turns it on (`nemesis-lint` does; `--no-cache` or NEMESIS_CACHE_DIR=off
+turn it off). It lives in the `parse` folder of NEMESIS_CACHE_DIR if set, else of $XDG_CACHE_HOME/nemesis-rules or
 ~/.cache/nemesis-rules; entries are pickles, trusted like the code beside them (deleting the
 folder is always safe). A cache that cannot be read or written is ignored.
 """
@@ -32,24 +32,18 @@ _folder: Path | None = None
 
 @contextlib.contextmanager
 def enabled(folder: Path | None = None) -> Iterator[Path | None]:
-    """Use the cache inside the `with` block (in `folder`, or where NEMESIS_RULES_CACHE says, or
-    the default place); yields the folder in use, None when NEMESIS_RULES_CACHE turns it off."""
+    """Use the cache inside the `with` block (in `folder`, or in the `parse` folder of the
+    ruleset cache's folder, NEMESIS_CACHE_DIR); yields the folder in use, None when it is off."""
+    from nemesis_rules.ruleset.cache import cache_dir  # cache.py imports load.py, which imports us
+
     global _folder
     before = _folder
-    setting = os.environ.get("NEMESIS_RULES_CACHE", "")
-    if folder is None and setting.lower() in ("0", "off", "no", "false"):
-        _folder = None
-    else:
-        _folder = (folder or (Path(setting) if setting else _default_folder())) / "parse"
+    root = folder or cache_dir()
+    _folder = None if root is None else root / "parse"
     try:
         yield _folder
     finally:
         _folder = before
-
-
-def _default_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "nemesis-rules"
 
 
 def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
