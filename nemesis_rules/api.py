@@ -26,7 +26,17 @@ from nemesis_rules.dsl.diagnostics import (
 from nemesis_rules.engine import rng, savecheck, vm
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import DIGEST_KEY, E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, GameState, canonical_json, digest
+from nemesis_rules.engine.state import (
+    DIGEST_KEY,
+    E_COMP,
+    E_FACE,
+    E_KIND,
+    E_PROPS,
+    E_ZONE,
+    GameState,
+    canonical_json,
+    digest,
+)
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
