@@ -253,3 +253,109 @@ def test_illegal_lucrative_offer_is_refused(rules):
     assert "take_lucrative_offer" not in [o.value for o in game.decision.options]
     with pytest.raises(IllegalMoveError):
         game.apply(len(game.decision.options) + 3)
+
+
+# ------------------------------------------------------------------ Alerts (an invented card: the 10 are unknown)
+
+ALERT = ROOT / "tests" / "fixtures" / "aftermath_test_alert"
+
+
+@pytest.fixture(scope="module")
+def alert_rules():
+    return load_ruleset("base", BOARD, "aftermath", ALERT)
+
+
+def research_start(rules, seed: int = 2, shuttle_time: int | None = None) -> Game:
+    """A 1-player Research Mission at its first action; with `shuttle_time`, the test Alert runs
+    (placed during the draft, so that the first action's options see it)."""
+    game = Game.new(rules, players=1, seed=seed, mode="research_mission", **OPTIONS)
+    if shuttle_time is not None:
+        put_alert(game, shuttle_time)
+    while game.decision.prompt.startswith("draft"):
+        game.apply(0)
+    return game
+
+
+def put_alert(game: Game, shuttle_time: int) -> None:
+    """The test Alert is the running one, the shuttle's marker on `shuttle_time`."""
+    st = game.state
+    st.zones[st.entities["test_alert"][1]].remove("test_alert")
+    st.zones["active_alert"].append("test_alert")
+    st.entities["test_alert"][1] = "active_alert"
+    st.entities["test_alert"][3] = True
+    st.counters["shuttle_time"] = shuttle_time
+
+
+def pass_round(game: Game, rnd: random.Random) -> None:
+    """Pass (keeping cards) until the next round's first action or the end."""
+    start = game.state.counters["round"]
+    while not game.over and (game.state.counters["round"] == start or game.decision.prompt != "pick_action"):
+        d = game.decision
+        values = [o.value for o in d.options]
+        game.apply(values.index(None) if None in values else rnd.randrange(len(values)))
+
+
+def test_alert_activation_steps_and_success(alert_rules):
+    """Two activations in the named room (am L412-428): step 1, then done; at the red space the
+    Alert is completed and leaves; the shuttle's marker leaves the track (am L1002-1004)."""
+    game = research_start(alert_rules, shuttle_time=2)
+    for step in (1, 2):
+        options = [o.value for o in game.decision.options]
+        assert "alert_activation" in options
+        game.apply(options.index("alert_activation"))
+        while game.decision.prompt == "pay_with":
+            game.apply(0)
+        assert game.state.entities["test_alert"][2]["step_done"] is True
+    assert game.state.entities["test_alert"][2]["done"] is True
+    pass_round(game, random.Random(1))
+    assert game.state.entities["test_alert"][1] == "alert_discard"
+    assert game.state.counters["shuttle_time"] == 0
+    assert any(e["msg"] == "alert_completed" for e in game.log)
+
+
+def test_a_failed_alert_ends_the_game(alert_rules):
+    """Not completed at the red space: the game ends, the characters on the board die (am L1005-1006)."""
+    game = research_start(alert_rules, shuttle_time=2)
+    pass_round(game, random.Random(1))
+    assert game.over and game.result["reason"] == "alert_failed" and game.result["winners"] == ()
+    assert game.state.entities["player1"][2]["death_cause"] == "killed_alert_failed"
+
+
+def test_the_alert_activation_only_in_its_room(alert_rules):
+    game = research_start(alert_rules, shuttle_time=4)
+    st = game.state
+    ch = st.entities["player1"][2]["character"]
+    st.zones["room_contents@shuttle_main"].remove(ch)
+    st.zones["room_contents@main_slot_1_01"].append(ch)
+    st.entities[ch][1] = "room_contents@main_slot_1_01"
+    game.apply([o.value for o in game.decision.options].index(None))   # pass: the next turn lists again
+    assert game.over or "alert_activation" not in [o.value for o in (game.decision.options if game.decision else [])]
+
+
+def test_an_alert_symbol_reveals_an_alert_in_the_research_mission(alert_rules):
+    """An event with the Alert symbol reveals an Alert and puts the shuttle marker on 5 (am L993-997)."""
+    game = research_start(alert_rules)
+    st = game.state
+    for cid in ("event_dripping",):
+        st.zones["event_deck"].remove(cid)
+        st.zones["event_deck"].insert(0, cid)
+    pass_round(game, random.Random(2))
+    assert game.over or st.counters["shuttle_time"] in (4, 5)   # 5, or 4 if a round passed since
+    assert any(e["msg"] == "alert_revealed" for e in game.log)
+
+
+def test_epilogue_alert_checks_in_round_3(alert_rules):
+    """Epilogue: the Alert is checked in round 3 (A26); the unfinished test Alert fails the game."""
+    before = next(g for g in (epilogue_after(alert_rules, 2, s) for s in range(20)) if g is not None)
+    game = Game.new(alert_rules, players=2, seed=5, mode="epilogue", after=before, **OPTIONS)
+    while game.decision.prompt.startswith("draft"):
+        game.apply(0)
+    st = game.state
+    for a in list(st.zones["active_alert"]):
+        st.zones["active_alert"].remove(a)
+        st.zones["alert_deck"].append(a)
+        st.entities[a][1] = "alert_deck"
+    put_alert(game, 5)
+    st.counters["round"] = 3
+    pass_round(game, random.Random(1))
+    assert game.over and game.result == {"reason": "alert_failed", "winners": ()}
