@@ -22,15 +22,14 @@ from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
-BOARD = ROOT / "tests" / "fixtures" / "base_testboard"
-OPTIONS = {"decks": "printed"}           # the test board's printed decks (its plain decks box the Aftermath cards)
+OPTIONS: dict = {}                       # base plays on the printed board (scenarios use the test board)
 SLOW_SEEDS = range(int(os.environ.get("NEMESIS_AFTERMATH_SEEDS", "300")))
 PLAYER_COUNTS = range(1, 6)
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_ruleset("base", BOARD, "aftermath")
+    return load_ruleset("base", "aftermath")
 
 
 def finished(rules, players: int, seed: int, **options) -> Game:
@@ -230,14 +229,14 @@ def test_traits_lie_next_to_the_board_only_with_the_option(rules):
 
 @pytest.mark.parametrize("race", ["carnomorphs", "void_seeders"])
 def test_aftermath_loads_and_plays_with_each_race(race):
-    rules = load_ruleset("base", race, BOARD, "aftermath")
+    rules = load_ruleset("base", race, "aftermath")
     out = play_checked(rules, 2, 1, reload=False, **OPTIONS)
     assert out["result"] is not None
 
 
 @pytest.mark.parametrize("race", ["carnomorphs", "void_seeders"])
 def test_the_modes_refuse_another_race(race):
-    rules = load_ruleset("base", race, BOARD, "aftermath")
+    rules = load_ruleset("base", race, "aftermath")
     with pytest.raises(RulesError, match="cannot be played with another intruder race"):
         Game.new(rules, players=2, seed=1, mode="research_mission", **OPTIONS)
     before = finished(rules, 2, 1)
@@ -262,7 +261,7 @@ ALERT = ROOT / "tests" / "fixtures" / "aftermath_test_alert"
 
 @pytest.fixture(scope="module")
 def alert_rules():
-    return load_ruleset("base", BOARD, "aftermath", ALERT)
+    return load_ruleset("base", "aftermath", ALERT)
 
 
 def research_start(rules, seed: int = 2, shuttle_time: int | None = None) -> Game:
