@@ -298,7 +298,7 @@ def test_alert_activation_steps_and_success(alert_rules):
     """Two activations in the named room (am L412-428): step 1, then done; at the red space the
     Alert is completed and leaves; the shuttle's marker leaves the track (am L1002-1004)."""
     game = research_start(alert_rules, shuttle_time=2)
-    for step in (1, 2):
+    for _ in (1, 2):
         options = [o.value for o in game.decision.options]
         assert "alert_activation" in options
         game.apply(options.index("alert_activation"))
