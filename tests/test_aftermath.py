@@ -358,3 +358,34 @@ def test_epilogue_alert_checks_in_round_3(alert_rules):
     st.counters["round"] = 3
     pass_round(game, random.Random(1))
     assert game.over and game.result == {"reason": "alert_failed", "winners": ()}
+
+
+# ------------------------------------------------------------------ the command line: --after, --then
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from nemesis_rules.cli.main import main
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_chains_a_standard_game_and_its_epilogue(capsys):
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "1",
+                         "--jobs", "1", "--then", "mode=epilogue")
+    assert code == 0, err
+    assert "mission_over" in out or "ship was destroyed" in out
+
+
+def test_simulate_and_play_after_a_saved_game(rules, capsys, tmp_path):
+    before = next(g for g in (epilogue_after(rules, 2, s) for s in range(20)) if g is not None)
+    save = tmp_path / "finished.json"
+    save.write_text(before.to_json())
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "1",
+                         "--jobs", "1", "--mode", "epilogue", "--after", str(save))
+    assert code == 0, err
+    assert "mission_over" in out or "alert_failed" in out
+    going = tmp_path / "going.json"
+    going.write_text(Game.new(rules, players=2, seed=1).to_json())
+    code, out, err = cli(capsys, "play", "--modules", "base", "aftermath", "--players", "2", "--humans", "0",
+                         "--mode", "epilogue", "--after", str(going))
+    assert code == 2 and "still going on" in err
