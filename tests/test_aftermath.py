@@ -50,12 +50,12 @@ def epilogue_after(rules, players: int, seed: int) -> Game | None:
 # ------------------------------------------------------------------ random games under the property checks
 
 # The default suite: one checked game per case (the shared machine is slow); `-m slow` plays many.
-@pytest.mark.parametrize("players,reload", [(1, False), (3, True), (5, False)])
+@pytest.mark.parametrize("players,reload", [(1, False), (3, True)])
 def test_standard_games_with_aftermath_keep_every_property(rules, players, reload):
     play_checked(rules, players, 0, reload=reload, **OPTIONS)
 
 
-@pytest.mark.parametrize("players,reload", [(2, True), (4, False)])
+@pytest.mark.parametrize("players,reload", [(2, True)])
 def test_research_missions_keep_every_property(rules, players, reload):
     out = play_checked(rules, players, 0, reload=reload, mode="research_mission", **OPTIONS)
     assert out["result"]["reason"] in {"jump", "all_characters_dead", "ship_destroyed", "alert_failed"}
@@ -230,7 +230,7 @@ def test_traits_lie_next_to_the_board_only_with_the_option(rules):
 @pytest.mark.parametrize("race", ["carnomorphs", "void_seeders"])
 def test_aftermath_loads_and_plays_with_each_race(race):
     rules = load_ruleset("base", race, "aftermath")
-    out = play_checked(rules, 2, 1, reload=False, **OPTIONS)
+    out = play_checked(rules, 1, 1, reload=False, **OPTIONS)
     assert out["result"] is not None
 
 
@@ -239,8 +239,9 @@ def test_the_modes_refuse_another_race(race):
     rules = load_ruleset("base", race, "aftermath")
     with pytest.raises(RulesError, match="cannot be played with another intruder race"):
         Game.new(rules, players=2, seed=1, mode="research_mission", **OPTIONS)
-    before = finished(rules, 2, 1)
-    with pytest.raises(RulesError, match="(cannot be played with another intruder race|ship was destroyed)"):
+    before = Game.new(rules, players=2, seed=1, **OPTIONS)
+    before.state.result = {"reason": "jump", "winners": ()}    # taken as finished: the refusal comes first
+    with pytest.raises(RulesError, match="cannot be played with another intruder race"):
         Game.new(rules, players=2, seed=1, mode="epilogue", after=before, **OPTIONS)
 
 
