@@ -27,7 +27,17 @@ from nemesis_rules.dsl.diagnostics import (
 from nemesis_rules.engine import rng, savecheck, vm
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import DIGEST_KEY, GameState, canonical_json, digest
+from nemesis_rules.engine.state import (
+    DIGEST_KEY,
+    E_COMP,
+    E_FACE,
+    E_KIND,
+    E_PROPS,
+    E_ZONE,
+    GameState,
+    canonical_json,
+    digest,
+)
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset import cache as ruleset_cache
 from nemesis_rules.ruleset import load as load_mod
@@ -191,7 +201,8 @@ class Game:
     # ---- making games ----
     @classmethod
     def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
-            autostart: bool = True, ask_forced: bool = False, **options: Any) -> Game:
+            autostart: bool = True, ask_forced: bool = False, after: Game | None = None,
+            **options: Any) -> Game:
         """A new game, run up to its first decision.
 
         With `explicit_chance`, every die roll, pick and random draw waits as a chance node
@@ -200,9 +211,15 @@ class Game:
         procedure has not run: edit the position or `force()` outcomes, then call `start()`.
         With `ask_forced`, a choice with a single option waits like any other (a frontend that
         shows every step); by default it is taken without asking.
+        With `after` (a finished game, of these rules or of rules they build on), the new game
+        continues that game's final state: every entity both games have keeps its zone (where this
+        game has that zone), props and face, and every counter both have keeps its value; the
+        players are new (the old ones' props stay readable with `prior_players(prop)`, the old
+        result with `prior_result()`). The entry procedure then runs as usual (docs/saves.md).
 
         Raises:
-            RulesError: bad player count, seed or option; or a rules error during setup.
+            RulesError: bad player count, seed or option; `after` not a finished game; or a rules
+                error during setup.
         """
         _check_players(rules, players)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= savecheck.MAX_SEED:
@@ -212,6 +229,8 @@ class Game:
         state.explicit_chance = bool(explicit_chance)
         state.ask_forced = bool(ask_forced)
         _place_components(rules.program, state)
+        if after is not None:
+            _carry_over(rules.program, after, state)
         game = cls(rules, state)
         if autostart:
             game.start()
@@ -441,6 +460,31 @@ def _place_components(program: Program, st: GameState) -> None:
     st.counters = {name: c[2] for name, c in program.counters.items()}
 
 
+def _carry_over(program: Program, after: Any, st: GameState) -> None:
+    """Start `st` from the final state of the finished game `after` (Game.new(after=...))."""
+    if not isinstance(after, Game) or after.state.result is None:
+        raise RulesError(f"`after` must be a finished Game, got {brief(after) if not isinstance(after, Game) else 'a game still going on'}")
+    old = after.state
+    carried = {eid for eid, e in old.entities.items()
+               if e[E_KIND] != "player" and eid in st.entities and st.entities[eid][E_COMP] == e[E_COMP]
+               and (e[E_ZONE] is None or e[E_ZONE] in st.zones)}
+    for z in st.zones.values():  # the carried entities leave where setup placed them ...
+        z[:] = [eid for eid in z if eid not in carried]
+    for name, z in old.zones.items():  # ... and lie where the old game left them, in its order
+        if name in st.zones:
+            st.zones[name][:0] = [eid for eid in z if eid in carried]
+    for eid in carried:
+        e = old.entities[eid]
+        st.entities[eid] = [e[E_KIND], e[E_ZONE], dict(e[E_PROPS]), e[E_FACE], e[E_COMP]]
+    st.public = [eid for eid in old.public if eid in carried]
+    for name, value in old.counters.items():
+        if name in st.counters:
+            lo, hi, _, _ = program.counters[name]
+            st.counters[name] = max(lo, min(hi, value)) if lo is not None and hi is not None else value
+    st.prior = {"players": tuple(dict(old.entities[pid][E_PROPS]) for pid in program.player_ids[: old.players]),
+                "result": dict(old.result)}
+
+
 VERIFY_MODES = ("digest", "replay", "structure")
 
 
@@ -474,6 +518,9 @@ def _sealed_digest(text: str | bytes, sealed: Any, data: dict[str, Any]) -> str:
 
 def _check_replay(rules: Ruleset, state: GameState) -> None:
     """Replay the state's moves (and chance outcomes) from its seed; the result must be `state`."""
+    if state.prior is not None:
+        raise RulesError("refused: a game that continues another (Game.new(after=...)) cannot be replayed "
+                         "from its seed alone; load it with verify=\"digest\"")
     try:
         game = Game.new(rules, state.players, state.seed, explicit_chance=state.explicit_chance,
                         ask_forced=state.ask_forced, **state.options)

@@ -17,7 +17,7 @@ from rich.markup import escape
 from nemesis_rules.api import Decision, Game
 from nemesis_rules.bots import BOT_KINDS, Bot, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common, render
-from nemesis_rules.cli.savefile import Saved, read_save, restore, write_save
+from nemesis_rules.cli.savefile import Saved, finished_game, read_save, restore, write_save
 
 QUIT = "quit"
 TRANSCRIPT_WIDTH = 160  # columns when the output is not a terminal (a file, a test, a pipe)
@@ -32,6 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", choices=BOT_KINDS, default=None,
                    help="bot for the other seats (default: heuristic, or the save's)")
     p.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with `save FILE`")
+    p.add_argument("--after", default=None, metavar="SAVE",
+                   help="start from the final state of a finished saved game (e.g. --mode epilogue)")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 
@@ -59,7 +61,10 @@ def _start(args: argparse.Namespace) -> tuple[Game, list[str], Saved | None]:
         rules = common.load(modules, args.lang)
         options = common.parse_options(rules, args.option)
         seed = 0 if args.seed is None else args.seed
-        return Game.new(rules, common.check_players(rules, args.players), seed, **options), modules, None
+        after = finished_game(args.after, modules, lambda m: common.load(m, args.lang)) if args.after else None
+        return Game.new(rules, common.check_players(rules, args.players), seed, after=after, **options), modules, None
+    if args.after is not None:
+        raise common.CliError("--load resumes a saved game; --after starts a new one: give one of them")
     if args.players is not None or args.seed is not None or args.option:
         raise common.CliError("--load resumes a saved game: --players, --seed and --option come from the save")
     saved = read_save(args.load)

@@ -25,7 +25,7 @@ import attrs
 
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli.common import CliError
-from nemesis_rules.dsl.diagnostics import brief
+from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine.state import FORMAT_VERSION
 
 SAVE_FORMAT = "nemesis-save/1"
@@ -215,4 +215,27 @@ def restore(rules: Ruleset, saved: Saved) -> Game:
         if game.over:
             raise CliError(f"the save does not fit these rules: the game ended before move {i}")
         game.apply(move)
+    return game
+
+
+def finished_game(path: str | Path, modules: list[str], load) -> Game:
+    """The finished game a `--after SAVE` continues: replayed with the modules it names (or, for a
+    bare state whose fingerprint names fixture folders, with `modules`); `load(modules)` loads rules.
+
+    Raises:
+        CliError: not a save, a save these modules cannot replay, or a game still going on.
+    """
+    saved = read_save(path)
+    candidates = [m for m in (saved.modules, modules) if m]
+    error: Exception | None = None
+    for mods in candidates:
+        try:
+            game = restore(load(mods), saved)
+            break
+        except (CliError, RulesError) as err:
+            error = err
+    else:
+        raise CliError(f"{path}: cannot replay the saved game ({error})")
+    if not game.over:
+        raise CliError(f"{path}: --after takes a finished game; this one is still going on")
     return game

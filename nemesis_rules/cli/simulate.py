@@ -29,6 +29,7 @@ import attrs
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.bots import BOT_KINDS, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common
+from nemesis_rules.cli.savefile import finished_game
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_COMP, GameState
@@ -48,6 +49,8 @@ class Spec:
     bots: str
     options: dict[str, Any]
     max_decisions: int = DEFAULT_MAX_DECISIONS
+    after: str | None = None  # a saved finished game every game continues (--after)
+    then: tuple[tuple[str, Any], ...] | None = None  # options of a game continuing each one (--then)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -69,6 +72,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
                    help="count a game with no result after this many decisions as an error")
+    p.add_argument("--after", default=None, metavar="SAVE",
+                   help="every game starts from the final state of this finished saved game")
+    p.add_argument("--then", action="append", default=None, metavar="NAME=VALUE",
+                   help="chain: each finished game is continued by a second game with these options "
+                        "(repeatable, e.g. --then mode=epilogue); the report is of the second games")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 
@@ -98,9 +106,11 @@ def run(args: argparse.Namespace) -> int:
     if args.backend == "ray":
         _import_ray()  # before loading anything: a missing extra is said at once
     rules = common.load(args.modules)
+    then = tuple(common.parse_options(rules, args.then).items()) if args.then is not None else None
     spec = Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
-                args.bots, common.parse_options(rules, args.option), args.max_decisions)
-    Game.new(rules, spec.players, args.seed, **spec.options)  # bad options fail here, once
+                args.bots, common.parse_options(rules, args.option), args.max_decisions,
+                args.after and str(Path(args.after).resolve()), then)
+    Game.new(rules, spec.players, args.seed, after=_prior_game(spec), **spec.options)  # bad options fail here, once
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
@@ -140,11 +150,11 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None,
                               "decisions": 0, "moves": [], "counters": {}, "report": None, "error": None}
     try:
-        game = Game.new(rules, spec.players, seed, **spec.options)
-        kinds = seat_bots(spec.bots, spec.players)
-        bots = {s: make_bot(kinds[s], bot_seed(seed, s)) for s in range(spec.players)}
-        while not game.over and len(game.state.moves) < spec.max_decisions:
-            play_turn(game, bots)
+        game = _bot_game(Game.new(rules, spec.players, seed, after=_prior_game(spec), **spec.options), spec, seed)
+        if spec.then is not None and game.over:
+            record["first_result"] = _plain(game.result)
+            game = _bot_game(Game.new(rules, spec.players, seed, after=game, **{**spec.options, **dict(spec.then)}),
+                             spec, seed)
         record["moves"] = list(game.state.moves)
         record["decisions"] = len(game.state.moves)
         record["counters"] = dict(game.state.counters)
@@ -156,6 +166,27 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     except RulesError as error:
         record["error"] = common.one_line(error)
     return record
+
+
+def _bot_game(game: Game, spec: Spec, seed: int) -> Game:
+    kinds = seat_bots(spec.bots, spec.players)
+    bots = {s: make_bot(kinds[s], bot_seed(seed, s)) for s in range(spec.players)}
+    while not game.over and len(game.state.moves) < spec.max_decisions:
+        play_turn(game, bots)
+    return game
+
+
+_PRIOR: dict[tuple[str, tuple[str, ...]], Game] = {}
+
+
+def _prior_game(spec: Spec) -> Game | None:
+    """The finished game of `--after`, loaded once a process."""
+    if spec.after is None:
+        return None
+    key = (spec.after, spec.modules)
+    if key not in _PRIOR:
+        _PRIOR[key] = finished_game(spec.after, list(spec.modules), lambda m: common.load(m, spec.lang))
+    return _PRIOR[key]
 
 
 def _plain(value: Any) -> Any:

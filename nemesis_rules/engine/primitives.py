@@ -470,6 +470,22 @@ def players(rt):
     return rt.program.player_ids[: rt.state.players]
 
 
+@primitive("prior_players", Param("prop", "str"), returns="list",
+           doc="In a game that continues a finished one (Game.new(after=...)): the value of `prop` of "
+               "each player of that game, in seat order (none where unset); an empty list otherwise.",
+           phrase="{prop} of each player of the game this one continues")
+def prior_players(rt, prop):
+    prior = rt.state.prior
+    return tuple(p.get(prop) for p in prior["players"]) if prior is not None else ()
+
+
+@primitive("prior_result", returns="str",
+           doc="In a game that continues a finished one: the reason that game ended; none otherwise.",
+           phrase="how the game this one continues ended")
+def prior_result(rt):
+    return rt.state.prior["result"].get("reason") if rt.state.prior is not None else None
+
+
 @primitive("player_count", returns="int", doc="How many players the game has.",
            phrase="the number of players")
 def player_count(rt):

@@ -86,7 +86,7 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     need("the save", data, dict, "a JSON object")
     if data.get("format") != FORMAT_VERSION:
         raise SaveError(f"unsupported save format {brief(data.get('format'))} (this engine reads {FORMAT_VERSION})")
-    allowed = FIELDS | ({"chances"} if data.get("explicit_chance") is True else set())
+    allowed = FIELDS | ({"chances"} if data.get("explicit_chance") is True else set()) | ({"prior"} if "prior" in data else set())
     if missing := sorted(FIELDS - set(data)):
         raise fail("the save", f"missing {', '.join(missing)}")
     if extra := sorted(set(data) - allowed):
@@ -110,11 +110,28 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     if data["explicit_chance"]:
         _check_list("chances", data.get("chances", []), lambda w, v: need_int(w, v, 0, MAX_INT))
     _check_result(data["result"], n)
+    if "prior" in data:
+        _check_prior(data["prior"])
     _check_stack(program, data["stack"])
     _check_flow(data)
     state = GameState.from_dict(data)
     _check_pending(program, state)
     return state
+
+
+def _check_prior(prior: Any) -> None:
+    """What a continued game keeps of the finished game it continues (Game.new(after=...))."""
+    need("prior", prior, dict, "an object")
+    if set(prior) != {"players", "result"}:
+        raise fail("prior", f"expected the keys players and result, got {sorted(map(brief, prior))}")
+    need("prior.result", prior["result"], dict, "an object")
+    for key, value in prior["result"].items():
+        check_value(f"prior.result.{key}", value)
+    need("prior.players", prior["players"], list, "a list")
+    for i, props in enumerate(prior["players"]):
+        need(f"prior.players[{i}]", props, dict, "an object")
+        for key, value in props.items():
+            check_value(f"prior.players[{i}].{key}", value)
 
 
 def _check_list(where: str, v: Any, item) -> None:

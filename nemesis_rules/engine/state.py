@@ -45,6 +45,9 @@ class GameState:
     known: dict[str, list[int]] = attrs.Factory(dict)  # entity -> seats that peeked at it where it lies
     ask_forced: bool = False  # a choice with one option waits too (a frontend that shows every step)
     chances: list[int] = attrs.Factory(list)  # explicit chance outcomes taken (their indices), for replays
+    # a game that continues a finished one (Game.new(after=...)): that game's result and the props
+    # of its players, read with prior_result() / prior_players(prop); None for any other game
+    prior: dict[str, Any] | None = None
 
     def clone(self) -> GameState:
         return GameState(
@@ -65,6 +68,7 @@ class GameState:
             {k: v[:] for k, v in self.known.items()},
             self.ask_forced,
             self.chances[:],
+            self.prior,  # never mutated
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,6 +87,8 @@ class GameState:
             # only explicit-chance games take chance outcomes from outside (kept out of the others'
             # text so that their saves and golden digests stay as they were)
             **({"chances": self.chances} if self.explicit_chance else {}),
+            # only a continued game has one (other saves keep their text and golden digests)
+            **({"prior": self.prior} if self.prior is not None else {}),
         }
 
     def to_json(self) -> str:
@@ -111,6 +117,7 @@ class GameState:
             known={k: list(v) for k, v in data.get("known", {}).items()},
             ask_forced=bool(data.get("ask_forced", False)),
             chances=list(data.get("chances", [])),
+            prior=tuplify(data.get("prior")),
         )
 
 
