@@ -12,13 +12,20 @@ because every `*.yaml` of a module folder is read as a component file):
       {name = "every card's effect", count = 20, source = "rules L12"},
       {name = "the split of values", components = ["card_x"], source = "rules L40"},
     ]
+    decided = [                          # encoded details no source gives, settled by a decision
+      {name = "the cost of card_y", components = ["card_y"], source = "DECISIONS.md D3"},
+    ]
 
 `select` takes `kind` (a kind or a list), `zone` (the component's starting zone; shell patterns
 such as `hand@*`; a string or a list) and `props` (values every prop must have): a component
 belongs to the deck when it matches all of those given; `components` lists more ids explicitly.
 An `unknown` entry either names encoded `components` whose content is partly unknown (they are
 counted among the encoded cards) or stands for cards that are not encoded at all: its `count`
-says how many (left out: an unknown number). Every entry needs a `source`.
+says how many (left out: an unknown number). A `decided` entry names encoded `components` (or,
+left out, the whole deck) whose content a recorded decision settled where the sources are silent
+or disagree; its `source` says where the decision is written. Every entry needs a `source`.
+The table shows the three columns encoded / decided / unknown (the decided column only when the
+module has a `decided` entry).
 
 The engine knows no game: decks are whatever the file names. `report()` counts the module's
 composed components (its requirements included) and `render()` writes the Markdown table that
@@ -40,9 +47,10 @@ COVERAGE_FILE = "coverage.toml"
 START = "<!-- coverage:start -->"
 END = "<!-- coverage:end -->"
 
-_DECK_KEYS = {"name", "size", "select", "source", "unknown"}
+_DECK_KEYS = {"name", "size", "select", "source", "unknown", "decided"}
 _SELECT_KEYS = {"kind", "zone", "props", "components"}
 _UNKNOWN_KEYS = {"name", "count", "components", "source"}
+_DECIDED_KEYS = {"name", "components", "source"}
 
 
 class CoverageError(Exception):
@@ -58,12 +66,20 @@ class Unknown:
 
 
 @attrs.frozen
+class Decided:
+    name: str
+    source: str
+    components: tuple[str, ...] = ()
+
+
+@attrs.frozen
 class Deck:
     name: str
     source: str
     size: int | None
     select: dict[str, Any]
     unknown: tuple[Unknown, ...]
+    decided: tuple[Decided, ...] = ()
 
 
 @attrs.frozen
@@ -153,8 +169,21 @@ def load_decks(path: Path) -> list[Deck]:
             unknown.append(Unknown(_text(u.get("name"), f"{uwhere} name"), _text(u.get("source"), f"{uwhere} source"),
                                    _count(u.get("count"), f"{uwhere} count"), comps))
         decks.append(Deck(name, _text(raw.get("source"), f"{where} source"), _count(raw.get("size"), f"{where} size"),
-                          dict(select), tuple(unknown)))
+                          dict(select), tuple(unknown), _decided(raw.get("decided"), where)))
     return decks
+
+
+def _decided(raw: Any, where: str) -> tuple[Decided, ...]:
+    out = []
+    for j, d in enumerate(_as_list(raw), 1):
+        dwhere = f"{where} decided {j}"
+        if not isinstance(d, dict):
+            raise CoverageError(f"{dwhere}: must be a mapping")
+        if extra := set(d) - _DECIDED_KEYS:
+            raise CoverageError(f"{dwhere}: unknown keys {sorted(extra)} (allowed: {sorted(_DECIDED_KEYS)})")
+        out.append(Decided(_text(d.get("name"), f"{dwhere} name"), _text(d.get("source"), f"{dwhere} source"),
+                           tuple(str(c) for c in _as_list(d.get("components")))))
+    return tuple(out)
 
 
 def _matches(select: dict[str, Any], cid: str, spec) -> bool:
@@ -195,11 +224,12 @@ def report(module: str | Path, search: list[Path] | None = None) -> Report:
             if cid in covered:
                 problems.append(f"component `{cid}` is in two decks: `{covered[cid]}` and `{deck.name}`")
             covered.setdefault(cid, deck.name)
-        for u in deck.unknown:
-            for cid in u.components:
-                if cid not in ids:
-                    problems.append(f"deck `{deck.name}`: unknown entry `{u.name}` names `{cid}`, "
-                                    f"which is not one of the deck's components")
+        for kind, entries in (("unknown", deck.unknown), ("decided", deck.decided)):
+            for u in entries:
+                for cid in u.components:
+                    if cid not in ids:
+                        problems.append(f"deck `{deck.name}`: {kind} entry `{u.name}` names `{cid}`, "
+                                        f"which is not one of the deck's components")
         cov = DeckCoverage(deck, ids, sum(specs[c].count for c in ids))
         if deck.size is not None:
             if cov.exact and cov.accounted != deck.size:
@@ -225,20 +255,27 @@ def _unknown_label(u: Unknown) -> str:
     return f"{u.name} ({u.count if u.count is not None else 'how many: unknown'})"
 
 
+def _decided_label(d: Decided) -> str:
+    return f"{d.name} ({len(d.components)} encoded)" if d.components else f"{d.name} (the deck)"
+
+
 def render(rep: Report) -> str:
     """The Markdown that goes between the coverage markers."""
+    with_decided = any(cov.deck.decided for cov in rep.decks)
+    mid = " decided |" if with_decided else ""
     lines = [
         f"<!-- Generated by tools/coverage_report.py from {COVERAGE_FILE} and the module's components; "
         "do not edit. -->",
         "",
-        "| deck | size | encoded (entities / components) | content unknown | source |",
-        "| --- | --- | --- | --- | --- |",
+        f"| deck | size | encoded (entities / components) |{mid} content unknown | source |",
+        "| --- | --- | --- |" + (" --- |" if with_decided else "") + " --- | --- |",
     ]
     for cov in rep.decks:
         d = cov.deck
         size = "unknown" if d.size is None else str(d.size)
         unknown = "; ".join(_unknown_label(u) for u in d.unknown) or "none"
-        lines.append(f"| {_cell(d.name)} | {size} | {cov.entities} / {len(cov.components)} | "
+        decided = f" {_cell('; '.join(_decided_label(x) for x in d.decided) or 'none')} |" if with_decided else ""
+        lines.append(f"| {_cell(d.name)} | {size} | {cov.entities} / {len(cov.components)} |{decided} "
                      f"{_cell(unknown)} | {_cell(d.source)} |")
     total_e = sum(c.entities for c in rep.decks)
     total_c = sum(len(c.components) for c in rep.decks)
@@ -249,6 +286,12 @@ def render(rep: Report) -> str:
         for u in cov.deck.unknown:
             comps = f" (encoded as {', '.join(f'`{c}`' for c in u.components)})" if u.components else ""
             lines.append(f"* {_cell(cov.deck.name)}: {_cell(u.name)}{comps}: {_cell(u.source)}")
+    if with_decided:
+        lines += ["", "The decided entries, with where each decision is written:", ""]
+        for cov in rep.decks:
+            for x in cov.deck.decided:
+                comps = f" (encoded as {', '.join(f'`{c}`' for c in x.components)})" if x.components else ""
+                lines.append(f"* {_cell(cov.deck.name)}: {_cell(x.name)}{comps}: {_cell(x.source)}")
     if rep.problems:
         lines += ["", "Problems (coverage.toml and the components disagree):", ""]
         lines += [f"* {_cell(p)}" for p in rep.problems]

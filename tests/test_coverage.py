@@ -138,3 +138,29 @@ def test_base_coverage_has_no_problems():
     assert rep.problems == ()
     names = [d.deck.name for d in rep.decks]
     assert {"Event", "Intruder attack", "Contamination", "Action cards", "Room tiles"} <= set(names)
+
+
+DECIDED = GOOD + """
+[[decks]]
+name = "Chips"
+size = 4
+source = "rules L5"
+select = {kind = "token"}
+decided = [{name = "the chips' colour", components = ["chip"], source = "DECISIONS D1"}, {name = "the order", source = "DECISIONS D2"}]
+"""
+
+
+def test_decided_entries_make_a_third_column(tmp_path):
+    rep = report(make_module(tmp_path, DECIDED))
+    assert rep.problems == ()
+    table = render(rep)
+    assert "| deck | size | encoded (entities / components) | decided | content unknown | source |" in table
+    assert "| Chips | 4 | 4 / 1 | the chips' colour (1 encoded); the order (the deck) | none | rules L5 |" in table
+    assert "| Red | 5 | 3 / 1 | none | two more red cards (2) | rules L1 |" in table
+    assert "* Chips: the chips' colour (encoded as `chip`): DECISIONS D1" in table
+
+
+def test_a_decided_entry_must_name_the_decks_components(tmp_path):
+    bad = DECIDED.replace('components = ["chip"]', 'components = ["red_card"]')
+    rep = report(make_module(tmp_path, bad))
+    assert any("decided entry `the chips' colour` names `red_card`" in p for p in rep.problems)

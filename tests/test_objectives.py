@@ -4,14 +4,10 @@ moving entities in the state; the game then ends by the time track's jump."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from nemesis_rules import Game, load_ruleset
 from tests.positions import choose, inside, props, put
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="module")
@@ -167,9 +163,9 @@ def test_objective_decks_hold_9_9_7_and_setup_removes_cards_above_the_count(rule
     assert all(props(game, o)["min_players"] <= 3 for o in inside(game, "objective_deck_corporate"))
 
 
-def test_setup_places_3_weaknesses_face_down_and_boxes_the_rest():
-    game = start(load_ruleset("base", FIXTURES / "base_weaknesses"), 2)
+def test_setup_places_3_weaknesses_face_down_and_boxes_the_rest(rules):
+    game = start(rules, 2)
     placed = [w for n in (1, 2, 3) for w in inside(game, f"weakness_slot@weakness_space_{n}")]
     assert len(placed) == 3 and all(game.state.entities[w][3] is False for w in placed)
     assert inside(game, "weakness_deck") == []
-    assert sum(e.startswith("test_weakness") for e in inside(game, "game_box")) == 5
+    assert sum(e.startswith("weakness_") for e in inside(game, "game_box")) == 5
