@@ -1,4 +1,4 @@
-"""Chytrids (rulesets/chytrids) layered on base.
+"""Chytrids (rulesets/chytrids) layered on base, on base's printed board.
 
 The special rules are shown one by one by the scenario files under tests/scenarios/chytrids/ (run
 by tests/test_scenarios.py); this file checks the composition and setup, the refused
@@ -21,7 +21,7 @@ from nemesis_rules.dsl.diagnostics import RulesError
 from tests.positions import props
 
 ROOT = Path(__file__).resolve().parents[1]
-BOARD = (ROOT / "tests" / "fixtures" / "base_testboard",)
+BOARD = ()                     # base's printed board
 PLAYER_COUNTS = range(1, 6)
 FAST_SEEDS = range(2)
 SLOW_SEEDS = range(int(os.environ.get("NEMESIS_CHYTRID_SEEDS", "300")))
