@@ -181,7 +181,7 @@ def test_any_tree_reads_in_every_language(module):
 
 
 # ---- every script the shipped rulesets hold ----
-EXPANSIONS = ("carnomorphs", "void_seeders")
+EXPANSIONS = ("carnomorphs", "void_seeders", "chytrids")
 
 
 def _declarations(comp) -> list:
