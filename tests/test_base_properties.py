@@ -328,7 +328,7 @@ def test_random_games_keep_every_property(rules, players):
 
 def test_save_and_load_at_a_random_step_continues_identically(rules):
     for players in PLAYER_COUNTS:
-        for seed in FAST_SEEDS:
+        for seed in FAST_SEEDS[:2]:                       # printed-board games are long: 2 seeds a count
             play_checked(rules, players, seed, reload=True)
 
 
