@@ -98,7 +98,7 @@ def intruder_attack_by_hand(rt: vm.Runtime, i: str, who: str) -> None:
         rt.move(i, "intruder_figures")
         if not rt.get_attr(who, "larva"):
             rt.set_attr(who, "larva", True)
-        prim.deal(rt, "contamination_deck", f"action_discard@{who}", 1)
+        _contaminate(rt, who)
         rt.add_log("larva_attack", None, {"who": who})
         return
     deck = st.zones["attack_deck"]
@@ -115,18 +115,27 @@ def intruder_attack_by_hand(rt: vm.Runtime, i: str, who: str) -> None:
     kind = rt.get_attr(i, "intruder_type")
     if kind not in rt.get_attr(c, "attackers"):
         rt.add_log("attack_misses", None, {"what": kind, "card": c})
+        rt.set_attr(who, "surprised", False)
         return
     rt.add_log("attack", None, {"what": kind, "who": who, "card": c})
+    rt.set_attr(who, "surprised", False)  # `attack_ignored` forgets the surprise (no shield: cases)
     props = st.entities[c][E_PROPS]
     for p in targets:
         if props.get("light_wounds"):  # Scratch, Claw
             for _ in range(props["light_wounds"]):
                 _light_wound(rt, p)
             for _ in range(props["contamination"]):
-                prim.deal(rt, "contamination_deck", f"action_discard@{p}", 1)
+                _contaminate(rt, p)
         elif _active(rt, p):  # Bite, Tail, Frenzy: wound_or_death without a death
             for _ in range(props["serious_wounds"]):
                 _serious_wound(rt, p)
+
+
+def _contaminate(rt: vm.Runtime, who: str) -> None:
+    """base's `contaminate(who, 1)`: the top contamination card onto the top of the discard."""
+    deck = rt.state.zones["contamination_deck"]
+    if deck:
+        rt.move(deck[0], f"action_discard@{who}")
 
 
 def _attack_targets(rt: vm.Runtime, c: str, i: str, who: str) -> list[str] | None:
@@ -258,8 +267,18 @@ def _attack_cases(game: Game) -> list[tuple]:
         ch = st.entities[p][E_PROPS].get("character")
         zone = ch and st.entities[ch][E_ZONE] or ""
         if zone.startswith("room_contents@"):
-            cases += [(i, p) for i in _kind_in(st, zone, "intruder")]
+            cases += [(i, p) for i in _kind_in(st, zone, "intruder") if not _attack_changed(game, i, p)]
     return cases
+
+
+def _attack_changed(game: Game, i: str, p: str) -> bool:
+    """A card or item that cancels the attack, or a revealed weakness that softens it: the
+    hand-written version does not write those out, so such cases are left out (asked of the DSL's
+    own functions before timing)."""
+    rt, fns, deck = vm.Runtime(game.rules.program, game.state), game.rules.program.fns, game.state.zones["attack_deck"]
+    ignored = "attack_shields" in fns and len(fns["attack_shields"](rt, [p])) > 0
+    softened = bool(deck) and "softened_attack" in fns and fns["softened_attack"](rt, [deck[0], i])
+    return bool(ignored or softened)
 
 
 def _movement_cases(game: Game) -> list[tuple]:
