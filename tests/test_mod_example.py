@@ -18,7 +18,7 @@ MOD = ROOT / "tests" / "fixtures" / "mod_example"
 BOARD = ROOT / "tests" / "fixtures" / "base_testboard"
 CARDS = {"event_coolant_vent": "event_card", "item_signal_flare": "item_card",
          "weakness_fear_of_fire": "weakness_card"}
-RACES = ((), ("carnomorphs",), ("void_seeders",))
+RACES = ((), ("carnomorphs",), ("void_seeders",), ("chytrids",))
 
 
 def test_the_mod_lints_clean() -> None:
@@ -56,4 +56,4 @@ def test_the_walk_through_shows_the_files_as_they_are(name: str) -> None:
 def test_each_card_has_a_scenario_with_base_and_each_race(card: str) -> None:
     folder = ROOT / "tests" / "scenarios" / "mod_example"
     found = {p.stem.removeprefix(card + "_") for p in folder.glob(f"{card}_*.yaml")}
-    assert {"base", "carnomorphs", "void_seeders"} <= found
+    assert {"base", "carnomorphs", "void_seeders", "chytrids"} <= found
