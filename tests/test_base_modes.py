@@ -318,7 +318,7 @@ def test_first_dead_player_takes_over_the_intruders(rules):
     # arrange: an adult with player1 and player3; a card drawing 2 attack cards; the attack deck's top
     hib = "room_contents@main_hibernatorium"
     put(game, "adult_figure#1", hib)
-    put(game, "test_intruder_card_a#1", "hand@player2")
+    put(game, "intruder_pursuit_1", "hand@player2")              # movement 1, draws 2 attack cards
     put(game, "attack_slime_5", "attack_deck")
     put(game, "attack_scratch_3", "attack_deck")
     bag = sorted(inside(game, "intruder_bag"))
@@ -326,7 +326,7 @@ def test_first_dead_player_takes_over_the_intruders(rules):
     time = game.state.counters["time"]
     pass_turn(game, 2)
     pass_turn(game, 0)
-    choose(game, "test_intruder_card_a#1", player=1)            # the dead player decides
+    choose(game, "intruder_pursuit_1", player=1)            # the dead player decides
     choose(game, "intruder_attacks", player=1)
     choose(game, "player3", player=1)                           # any character, others present
     assert game.decision.prompt == "intruder_attack_card"
@@ -337,7 +337,7 @@ def test_first_dead_player_takes_over_the_intruders(rules):
     assert props(game, "player1").get("slime", False) is False
     assert inside(game, "attack_deck")[-1] == "attack_scratch_3"      # the other under the deck
     assert game.state.entities["attack_scratch_3"][3] is False
-    assert zone_of(game, "test_intruder_card_a#1") == "intruder_action_discard"
+    assert zone_of(game, "intruder_pursuit_1") == "intruder_action_discard"
     # 1 card a turn: player2 is asked again; passing keeps at most 1 card
     assert game.decision.player == 1 and game.decision.prompt == "intruder_play_card"
     kept, *dropped = inside(game, "hand@player2")
@@ -363,11 +363,13 @@ def test_intruder_player_moves_any_intruder_through_the_card_s_corridor(rules):
     assert game.state.counters["intruder_seat"] == 1
     assert game.state.counters["first_seat"] == 0               # 2 players: the token stays with player1
     put(game, "adult_figure#1", "room_contents@main_slot_1_01")
-    put(game, "test_intruder_card_c#1", "hand@player2")         # corridor 3
+    put(game, "intruder_coordinated_hunt_3", "hand@player2")    # corridor 3
     pass_turn(game, 0)
-    choose(game, "test_intruder_card_c#1", player=1)
-    # the only use (no intruder shares a room with a character) and the only intruder that has a
-    # corridor 3 are taken without asking
+    choose(game, "intruder_coordinated_hunt_3", player=1)
+    # no intruder shares a room with a character: move or effect, no attack
+    assert sorted(o.value for o in game.decision.options) == ["card_effect", "move_intruder"]
+    choose(game, "move_intruder", player=1)
+    # the only intruder that has a corridor 3 is taken without asking
     assert any(e["msg"] == "intruder_card" and e["args"]["how"] == "move_intruder" for e in game.state.log)
     # corridor 3 of main_slot_1_01 leads to main_slot_2_01
     assert zone_of(game, "adult_figure#1") == "room_contents@main_slot_2_01"

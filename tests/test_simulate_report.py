@@ -100,7 +100,7 @@ def test_base_jsonl_carries_the_report(base_report):
             causes.add(p["cause"])
             if p["seat"] in r["result"]["winners"]:
                 assert p["survived"]
-        assert not any(c.startswith("test_intruder_card") for c in report["plays"])  # nobody plays the intruders
+        assert not any(c.startswith("intruder_") for c in report["plays"])  # nobody plays the intruders
     assert {c for c in causes if c} <= {"killed_by_attack", "killed_by_wounds", "killed_by_larva",
                                        "killed_in_airlock", "killed_at_jump", "killed_with_ship",
                                        "killed_by_engines", "killed_off_course", "killed_by_contamination"}
@@ -117,7 +117,7 @@ def test_base_intruder_player_cards_played(capsys):
                     "--jobs", "1", "--option", "mode=intruder_player")
     assert code == 0
     rows = section(out, "cards played")
-    assert any(row.lstrip().startswith("test_intruder_card_") for row in rows), out
+    assert any(row.lstrip().startswith("intruder_") for row in rows), out
     total = int(re.search(r"total (\d+) plays of (\d+) cards", out)[1])
     assert sum(int(row.split()[-2]) for row in rows[:-1]) == total
 
