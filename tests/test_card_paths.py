@@ -5,6 +5,7 @@ effect has its scenario (tests/scenarios/base/cards, items)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,17 @@ def test_every_playable_card_and_item_has_a_scenario(rules):
     missing = [k for k in kinds if f"_{k}" not in texts]
     assert not missing, missing
     assert "item_bandages" in texts
+
+
+def test_every_item_with_an_effect_has_a_printed_board_scenario(rules):
+    """An item with an `effect` script is named in an items scenario on the printed board (a card
+    printed in two decks counts once: `item_x_yellow` and `item_x` are twins)."""
+    texts = "\n".join(t for p in (SCENARIOS / "items").glob("*.yaml")
+                      if "base_testboard" not in (t := p.read_text()))
+    items = [c for c in encoded(rules, "effect") if rules.composition.components[c].spec.kind == "item_card"]
+    named = {n.removesuffix("_yellow") for n in re.findall(r"\bitem_[a-z0-9_]+", texts)}
+    missing = sorted(c for c in items if c.removesuffix("_yellow") not in named)
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("path", sorted((SCENARIOS / "cards").glob("*.yaml"))[:3], ids=lambda p: p.stem)
