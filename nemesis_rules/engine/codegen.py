@@ -16,6 +16,7 @@ from typing import Any
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import brief
+from nemesis_rules.engine import limits
 from nemesis_rules.engine.limits import charge
 from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
 
@@ -47,21 +48,57 @@ class ExprSource:
     def __init__(self, names, fns: dict, arith: Callable, binops: dict) -> None:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
-                                   "__builtins__": {"tuple": tuple, "str": str}}
+                                   "_work": limits.work, "_limits": limits, "_charge": charge,
+                                   "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError}}
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
         self._ids = itertools.count()
         self.used: dict[str, CodeType] = {}  # the sources this program compiled (for the disk cache)
+        # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
+        # (compile.py defines it), with no argument list made at the call site.
+        self.fn_idents: dict[str, str] = {}
+        self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():
             self.ns[f"_p_{name}"] = prim.impl
 
     def build(self, e: Any, b) -> Closure:
         source = f"lambda rt, L: {self.source(e, b, {})}"
+        return eval(self._code(source, "eval"), self.ns)  # noqa: S307 (our own source)
+
+    def _code(self, source: str, mode: str) -> CodeType:
         code = COMPILED.get(source)
         if code is None:
-            code = COMPILED[source] = compile(source, "<nemesis expression>", "eval")
+            code = COMPILED[source] = compile(source, f"<nemesis {'expression' if mode == 'eval' else 'function'}>",
+                                              mode)
         self.used[source] = code
-        return eval(code, self.ns)  # noqa: S307 (our own source)
+        return code
+
+    def define(self, source: str) -> None:
+        """Run the source of a `def` (a module function's) in the program's namespace."""
+        exec(self._code(source, "exec"), self.ns)  # noqa: S102 (our own source)
+
+    def fn_ident(self, name: str) -> str:
+        """The Python name the module function `name` is called by."""
+        ident = self.fn_idents.get(name)
+        if ident is None:
+            ident = self.fn_idents[name] = f"_f{len(self.fn_idents)}"
+        return ident
+
+    def body_source(self, e: Any, b, params: tuple[str, ...]) -> str | None:
+        """`e` as source over the parameters `_a0, _a1, ...` (no frame list), or None when it needs
+        more slots than its parameters."""
+        self.slot_names = tuple(f"_a{i}" for i in range(len(params)))
+        try:
+            source = self.source(e, b, {})
+        except IndexError:
+            return None
+        finally:
+            self.slot_names = None
+        return source if b.code.nlocals == len(params) else None
+
+    def slot(self, i: int) -> str:
+        names = self.slot_names
+        return f"L[{i}]" if names is None else names[i]
 
     def constant(self, value: Any) -> str:
         if value is None or isinstance(value, bool | int):
@@ -75,7 +112,7 @@ class ExprSource:
         return getattr(self, f"src_{type(e).__name__}")(e, b, comp)
 
     def src_Temp(self, e, b, comp) -> str:
-        return f"L[{e.slot}]"
+        return self.slot(e.slot)
 
     def src_Num(self, e, b, comp) -> str:
         return self.constant(e.value)
@@ -90,7 +127,7 @@ class ExprSource:
         if n in comp:
             return comp[n]
         if n in b.slots:
-            return f"L[{b.slots[n]}]"
+            return self.slot(b.slots[n])
         if n in self.names.counters:
             return f"rt.state.counters[{self.constant(n)}]"
         return self.constant(n)  # a declared name evaluates to itself
@@ -115,7 +152,7 @@ class ExprSource:
         if n in self.names.owned_zones:
             return f"({self.constant(n + '@')} + str({args[0]}))"
         if n in self.names.fns:
-            return f"_F[{self.constant(n)}](rt, [{', '.join(args)}])"
+            return f"{self.fn_ident(n)}(rt{''.join(', ' + a for a in args)})"
         if e.kwargs:  # as a mapping: a DSL name may be a Python keyword (`class=`)
             pairs = ", ".join(f"{self.constant(k.name)}: {self.source(k.value, b, comp)}" for k in e.kwargs)
             args.append(f"**{{{pairs}}}")

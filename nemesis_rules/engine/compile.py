@@ -451,6 +451,10 @@ class Compiler:
         self.program.procs[name] = code
         return code
 
+    def body_source(self, params: tuple[str, ...], e: ast.Expr) -> str | None:
+        """`e` as Python source over the parameters `_a0, _a1, ...`, or None (codegen.py)."""
+        return self.gen.body_source(e, CodeBuilder(self, "<expr>", params, e.span), params)
+
     def closure(self, params: tuple[str, ...], e: ast.Expr):
         """`f(rt, args)`: `e` evaluated in a fresh frame holding `args` (for fn, when, cost, domains)."""
         b = CodeBuilder(self, "<expr>", params, e.span)
@@ -624,7 +628,46 @@ def _reads_no_state(e: Any, local: set[str], names: Names, static: set[str]) -> 
 def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool = False):
     """A function: its body, then its modifiers in order; results are memoised while the state
     stays the same (functions cannot change it), or for the whole game when it reads nothing
-    that changes (`static`)."""
+    that changes (`static`). It is one generated Python function `_f<i>(rt, *args)`, put in the
+    expressions' namespace; the returned `f(rt, args)` calls it with a list."""
+    ident = c.gen.fn_ident(f.name)
+    source = _fn_source(c, ident, f, modifiers, static)
+    if source is not None:
+        c.gen.define(source)
+    else:  # a body that needs slots of its own: the closures, called with a frame list
+        call = _fn_closure(c, f, modifiers, static)
+        c.gen.ns[ident] = lambda rt, *args: call(rt, list(args))
+    direct = c.gen.ns[ident]
+    return lambda rt, args: direct(rt, *args)
+
+
+def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool) -> str | None:
+    params = ", ".join(f"_a{i}" for i in range(len(f.params)))
+    body = c.body_source(f.params, f.expr)
+    if body is None or any(len(m.params) != len(f.params) for m in modifiers):
+        return None
+    lines = [f"def {ident}(rt{', ' if params else ''}{params}):",
+             f"    _m = rt.{'static_memo' if static else 'memo'}",
+             f"    _key = ({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})",
+             "    try:", "        return _m[_key]", "    except KeyError:", "        pass",
+             "    except TypeError:  # an unhashable argument: no memo", "        _key = None",
+             "    _work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)",
+             "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
+             f"    _r = {body}"]
+    for m in modifiers:
+        value = c.body_source(m.params, m.expr)
+        when = c.body_source(m.params, m.when) if m.when is not None else "True"
+        if value is None or when is None:
+            return None
+        update = value if m.op == "=" else f"_arith(_op{ord(m.op)}, _r, {value})"
+        lines += [f"    if {when}:", f"        _r = {update}"]
+    lines += ["    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
+    return "\n".join(lines)
+
+
+def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool):
+    """A function made of closures over a frame list (a body that needs more slots than its
+    parameters; see `_fn`)."""
     body = c.closure(f.params, f.expr)
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
