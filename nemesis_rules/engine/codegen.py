@@ -62,8 +62,11 @@ class ExprSource:
             self.ns[f"_p_{name}"] = prim.impl
 
     def build(self, e: Any, b) -> Closure:
-        source = f"lambda rt, L: {self.source(e, b, {})}"
-        return eval(self._code(source, "eval"), self.ns)  # noqa: S307 (our own source)
+        return self.make(self.source(e, b, {}))
+
+    def make(self, source: str) -> Closure:
+        """`lambda rt, L: <source>` (the source of one or more expressions, written by this class)."""
+        return eval(self._code(f"lambda rt, L: {source}", "eval"), self.ns)  # noqa: S307 (our own source)
 
     def _code(self, source: str, mode: str) -> CodeType:
         code = COMPILED.get(source)

@@ -130,30 +130,25 @@ class CodeBuilder:
         self.emit((STORE, self.slot(s.name), value), s.span)
 
     def stmt_Assign(self, s: ast.Assign) -> None:
-        self._assign(s.target, self.value(s.value), s.span)
+        self._assign(s.target, self.value_src(s.value), s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
         target = self.lower(s.target)  # a call that waits in `e.prop` runs once, before the value
-        current = self.c.expr(target, self)
-        delta = self.value(s.value)
-        fn = operator.add if s.op == "+=" else operator.sub
+        current = self.c.gen.source(target, self, {})
+        delta = self.value_src(s.value)
+        self._assign(target, f"_arith(_op{ord(s.op[0])}, {current}, {delta})", s.span)
 
-        def updated(rt, L):
-            return _arith(fn, current(rt, L), delta(rt, L))
-
-        self._assign(target, updated, s.span)
-
-    def _assign(self, target: ast.Expr, value, span: Span) -> None:
+    def _assign(self, target: ast.Expr, value: str, span: Span) -> None:
+        """Store `value` (an expression's source) in a local, a counter or a property."""
         if isinstance(target, ast.Name):
             if target.id in self.slots or target.id not in self.names.counters:
-                self.emit((STORE, self.slot(target.id), value), span)
+                self.emit((STORE, self.slot(target.id), self.make(value)), span)
                 return
-            name = target.id
-            self.emit((EVAL, lambda rt, L: rt.set_counter(name, value(rt, L))), span)
+            self.emit((EVAL, self.make(f"rt.set_counter({self.c.gen.constant(target.id)}, {value})")), span)
             return
         assert isinstance(target, ast.Attr)
-        obj, attr = self.value(target.obj), target.name
-        self.emit((EVAL, lambda rt, L: rt.set_attr(obj(rt, L), attr, value(rt, L))), span)
+        obj = self.value_src(target.obj)
+        self.emit((EVAL, self.make(f"rt.set_attr({obj}, {self.c.gen.constant(target.name)}, {value})")), span)
 
     def stmt_Return(self, s: ast.Return) -> None:
         self.emit((RETURN, None if s.value is None else self.value(s.value)), s.span)
@@ -171,8 +166,8 @@ class CodeBuilder:
         triggers = self.c.program.triggers.get(s.event, ())
         if not triggers:  # nobody listens: announcing a moment costs nothing
             return
-        args = tuple(self.value(a) for a in s.args)
-        self.emit((EMIT, triggers, args), s.span)
+        args = [self.value_src(a) for a in s.args]
+        self.emit((EMIT, triggers, self.make(_list_src(args))), s.span)
 
     def stmt_ExprStmt(self, s: ast.ExprStmt) -> None:
         e = s.expr
@@ -195,16 +190,14 @@ class CodeBuilder:
 
     def stmt_For(self, s: ast.For) -> None:
         items, index = self.new_slot(), self.new_slot()
-        iterable = self.value(s.iter)
-        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), s.iter.span)
-        self.emit((STORE, index, lambda rt, L: 0), s.span)
+        self.emit((STORE, items, self.make(f"_for_list({self.value_src(s.iter)})")), s.iter.span)
+        self.emit((STORE, index, _zero), s.span)
         head = self.emit((FOR_NEXT, self.slot(s.var), items, index, -1), s.span)
         self._loop_body(s.body, head, head)
 
     def stmt_Repeat(self, s: ast.Repeat) -> None:
         left = self.new_slot()
-        count = self.value(s.count)
-        self.emit((STORE, left, lambda rt, L: _as_int(count(rt, L))), s.count.span)
+        self.emit((STORE, left, self.make(f"_as_int({self.value_src(s.count)})")), s.count.span)
         head = self.emit((JUMP_IF_NOT, lambda rt, L: L[left] > 0, -1), s.span)
         self.emit((STORE, left, lambda rt, L: L[left] - 1), s.span)
         self._loop_body(s.body, head, head)
@@ -255,6 +248,13 @@ class CodeBuilder:
         """A function `f(rt, L)` for `e`, after emitting steps for any call in it that may pause."""
         return self.c.expr(self.lower(e), self)
 
+    def value_src(self, e: ast.Expr) -> str:
+        """`value`'s Python source (to be put together with other source, then `make`)."""
+        return self.c.gen.source(self.lower(e), self, {})
+
+    def make(self, source: str):
+        return self.c.gen.make(source)
+
     def lower(self, e: Any) -> Any:
         if not self.c.pauses(e):
             return e
@@ -303,9 +303,8 @@ class CodeBuilder:
     def lower_comprehension(self, e: ast.ListComp) -> Temp:
         """`[elt for var in iter if cond]` whose elt or cond waits: a loop of steps that appends."""
         items, index, result = self.new_slot(), self.new_slot(), self.new_slot()
-        iterable = self.value(e.iter)
-        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), e.iter.span)
-        self.emit((STORE, index, lambda rt, L: 0), e.span)
+        self.emit((STORE, items, self.make(f"_for_list({self.value_src(e.iter)})")), e.iter.span)
+        self.emit((STORE, index, _zero), e.span)
         self.emit((STORE, result, lambda rt, L: ()), e.span)
         outer = self.slots.get(e.var)
         self.slots[e.var] = var = self.new_slot()  # the variable is the comprehension's own
@@ -323,48 +322,42 @@ class CodeBuilder:
         return Temp(result, span=e.span)
 
     def pausing_call(self, e: ast.Call, dest: int) -> None:
-        """Emit the step for a call that may wait, draw chance or run a procedure."""
-        args = tuple(self.c.expr(a, self) for a in e.args)
-        kw = {k.name: self.c.expr(k.value, self) for k in e.kwargs}
+        """Emit the step for a call that may wait, draw chance or run a procedure. Its arguments
+        are one generated function: a list for a procedure, a tuple in parameter order for a
+        primitive."""
+        src = self.c.gen.source
+        args = [src(a, self, {}) for a in e.args]
+        kw = {k.name: src(k.value, self, {}) for k in e.kwargs}
         if isinstance(e.func, ast.Attr):
-            script, obj = e.func.name, self.c.expr(e.func.obj, self)
-
-            def target(rt, L):
-                return rt.script_target(obj(rt, L), script)
-
-            self.emit((CALL, target, (obj, *args), dest), e.span)
+            obj = src(e.func.obj, self, {})
+            target = self.make(f"rt.script_target({obj}, {self.c.gen.constant(e.func.name)})")
+            self.emit((CALL, target, self.make(_list_src([obj, *args])), dest), e.span)
             return
         name = e.func.id
         if name == "choose":
-            self.emit((CHOOSE, _bind_args(REGISTRY["choose"], args, kw), dest), e.span)
+            self.emit((CHOOSE, self.make(self._bound(REGISTRY["choose"], args, kw)), dest), e.span)
         elif name == "perform":
-            bound = _bind_args(REGISTRY["perform"], args, kw)
-
-            def action_target(rt, L):
-                return rt.action_target(bound(rt, L)[0])
-
-            self.emit((CALL, action_target, (lambda rt, L: bound(rt, L)[1],), dest), e.span)
+            bound = self._bound(REGISTRY["perform"], args, kw)
+            self.emit((CALL, self.make(f"rt.action_target({bound}[0])"), self.make(f"[{bound}[1]]"), dest), e.span)
         elif name in PAUSING_PRIMS and name not in self.names.procs:
             prim = REGISTRY[name]
-            self.emit((CHANCE, prim, _bind_args(prim, args, kw), dest), e.span)
+            self.emit((CHANCE, prim, self.make(self._bound(prim, args, kw)), dest), e.span)
         else:
-            self.emit((CALL, name, args, dest), e.span)
+            self.emit((CALL, name, self.make(_list_src(args)), dest), e.span)
+
+    def _bound(self, prim, args: list[str], kw: dict[str, str]) -> str:
+        """The source of the primitive's arguments as a tuple in parameter order (defaults filled)."""
+        parts = [args[i] if i < len(args) else kw[p.name] if p.name in kw else self.c.gen.constant(p.default)
+                 for i, p in enumerate(prim.params)]
+        return "(" + "".join(f"{x}, " for x in parts) + ")"
 
 
-def _bind_args(prim, args, kw):
-    """A closure giving the primitive's arguments as a tuple in parameter order (defaults filled)."""
-    params = prim.params
-    fns = []
-    for i, p in enumerate(params):
-        if i < len(args):
-            fns.append(args[i])
-        elif p.name in kw:
-            fns.append(kw[p.name])
-        else:
-            default = p.default
-            fns.append(lambda rt, L, d=default: d)
-    fns = tuple(fns)
-    return lambda rt, L: tuple(f(rt, L) for f in fns)
+def _list_src(parts: list[str]) -> str:
+    return f"[{', '.join(parts)}]"
+
+
+def _zero(rt, L):
+    return 0
 
 
 def _hashable(v) -> bool:
@@ -403,6 +396,7 @@ class Compiler:
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids)
         self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
+        self.gen.ns.update(_for_list=_as_list, _as_int=_as_int)
         self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
 
     # ---- what pauses ----
@@ -443,8 +437,7 @@ class Compiler:
              prologue: ast.Expr | None = None) -> Code:
         b = CodeBuilder(self, name, params, span)
         if prologue is not None:  # `when`: return at once unless it holds
-            holds = b.value(prologue)
-            b.emit((JUMP_IF_NOT, lambda rt, L: not holds(rt, L), b.here() + 2), prologue.span)
+            b.emit((JUMP_IF_NOT, b.make(f"(not {b.value_src(prologue)})"), b.here() + 2), prologue.span)
             b.emit((RETURN, None), prologue.span)
         b.block(body)
         code = b.finish()
@@ -715,7 +708,7 @@ def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> N
     """`name` runs its before hooks, then the last `instead of` whose `when` holds; when none
     holds, it runs its body and then its after hooks."""
     b = CodeBuilder(c, proc.name, proc.params, proc.span)
-    args = tuple((lambda rt, L, i=i: L[i]) for i in range(len(proc.params)))
+    args = c.gen.make(_list_src([f"L[{i}]" for i in range(len(proc.params))]))
     result = b.new_slot()
     for i, h in enumerate(hooks):
         if h.kind == "before":
@@ -764,6 +757,31 @@ def _compile_actions(c: Compiler, comp) -> None:
         info = ActionInfo(name, _availability(c, a), cost)
         c.program.actions.append(info)
         c.program.action_index[name] = info
+    c.program.available_actions = _all_available(c, comp)
+
+
+def _all_available(c: Compiler, comp):
+    """One generated function `f(rt, actor)` giving the names of the actions the actor may take
+    now (what `_availability` and `can_pay` say, in declaration order), or None when some guard
+    needs slots of its own."""
+    can_pay = c.gen.fn_ident("can_pay") if "can_pay" in comp.fns else None
+    lines = ["def _available_actions(rt, _a0):", "    _out = []"]
+    for name, d in comp.actions.items():
+        a = d.value
+        later = {p.name for p in a.params}
+        tests = [a.when] if a.when is not None else []
+        tests += [p.domain for p in a.params if not (_names_in(p.domain) & later)]
+        parts = [c.body_source((a.actor,), e) for e in tests]
+        if can_pay is not None:
+            cost = c.body_source((a.actor,), a.cost) if a.cost is not None else "0"
+            parts.append(f"{can_pay}(rt, _a0, {cost})" if cost is not None else None)
+        if None in parts:
+            return None
+        lines += [f"    if {' and '.join(f'({x})' for x in parts) or 'True'}:",
+                  f"        _out.append({c.gen.constant(name)})"]
+    lines += ["    return tuple(_out)", ""]
+    c.gen.define("\n".join(lines))
+    return c.gen.ns.pop("_available_actions")
 
 
 def _availability(c: Compiler, a: ast.ActionDef):

@@ -73,6 +73,7 @@ class Program:
     entry: str = "main"
     has_pay_cost: bool = False
     can_pay: Callable | None = None
+    available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
     # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)

@@ -170,6 +170,8 @@ class Runtime:
     # ---- actions and scripts ----
     def available_actions(self, actor) -> tuple[str, ...]:
         p = self.program
+        if p.available_actions is not None:
+            return p.available_actions(self, actor)
         can_pay = p.can_pay
         out = []
         for a in p.actions:
@@ -279,7 +281,7 @@ def run(rt: Runtime) -> None:
                 elif kind == CALL:
                     frame[1] = pc
                     target = op[1] if isinstance(op[1], str) else op[1](rt, L)
-                    push(rt, target, [a(rt, L) for a in op[2]], 1)
+                    push(rt, target, op[2](rt, L), 1)
                     break
                 elif kind == RETURN:
                     value = op[1](rt, L) if op[1] is not None else None
@@ -294,7 +296,7 @@ def run(rt: Runtime) -> None:
                 elif kind == EMIT:
                     pc += 1
                     frame[1] = pc
-                    args = [a(rt, L) for a in op[2]]
+                    args = op[2](rt, L)
                     for name in reversed(op[1]):
                         push(rt, name, list(args), 0)
                     break
