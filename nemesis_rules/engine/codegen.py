@@ -49,7 +49,8 @@ class ExprSource:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
                                    "_work": limits.work, "_limits": limits, "_charge": charge,
-                                   "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError}}
+                                   "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
+                                                   "len": len, "BaseException": BaseException}}
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
         self._ids = itertools.count()
@@ -57,6 +58,7 @@ class ExprSource:
         # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
         # (compile.py defines it), with no argument list made at the call site.
         self.fn_idents: dict[str, str] = {}
+        self.made: dict[Closure, str] = {}
         self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():
             self.ns[f"_p_{name}"] = prim.impl
@@ -66,7 +68,9 @@ class ExprSource:
 
     def make(self, source: str) -> Closure:
         """`lambda rt, L: <source>` (the source of one or more expressions, written by this class)."""
-        return eval(self._code(f"lambda rt, L: {source}", "eval"), self.ns)  # noqa: S307 (our own source)
+        fn = eval(self._code(f"lambda rt, L: {source}", "eval"), self.ns)  # noqa: S307 (our own source)
+        self.made[fn] = source  # a step's source, for its block (blocks.py)
+        return fn
 
     def _code(self, source: str, mode: str) -> CodeType:
         code = COMPILED.get(source)

@@ -14,6 +14,7 @@ import attrs
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Span, brief
 from nemesis_rules.engine import limits
+from nemesis_rules.engine.blocks import add_blocks
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
 from nemesis_rules.engine.primitives import REGISTRY, ScriptError
@@ -479,6 +480,8 @@ def build_program(comp, max_players: int) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    for code in p.procs.values():
+        add_blocks(code, c.gen)
     p.compiled = c.gen.used
     return p
 

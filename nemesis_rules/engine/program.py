@@ -32,6 +32,9 @@ class Code:
     ops: list[tuple] = attrs.Factory(list)
     spans: list[Span] = attrs.Factory(list)
     span: Span = NO_SPAN
+    # per pc: None or (function, exits, most steps in one call), the runs of steps that cannot
+    # pause as one generated function each (blocks.py)
+    blocks: list = attrs.field(factory=list, eq=False, repr=False)
 
 
 @attrs.frozen

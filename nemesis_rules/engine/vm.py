@@ -245,14 +245,25 @@ def run(rt: Runtime) -> None:
     budget = rt.budget
     frame = code = None
     pc = 0
+    in_block = False
     try:
         while stack and st.result is None:
             frame = stack[-1]
             code = procs[frame[0]]
             ops = code.ops
+            blocks = code.blocks
             L = frame[2]
             pc = frame[1]
             while True:
+                block = blocks[pc]
+                if block is not None and steps + block[2] <= budget:  # else step by step, to count exactly
+                    in_block = True
+                    pc, done, ended = block[1][block[0](rt, L)]
+                    in_block = False
+                    steps += done
+                    if ended and st.result is not None:
+                        break
+                    continue
                 steps += 1
                 if steps > budget:
                     raise ScriptError(f"more than {budget} steps without a decision (an endless loop?)")
@@ -323,7 +334,7 @@ def run(rt: Runtime) -> None:
             st.stack.clear()
             st.pending = None
     except _RUNTIME_ERRORS as err:
-        raise _located(err, code, pc) from None
+        raise _located(err, code, getattr(err, "nemesis_pc", pc) if in_block else pc) from None
 
 
 _WAIT = object()
