@@ -17,7 +17,7 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import brief
 from nemesis_rules.engine import limits
-from nemesis_rules.engine.limits import charge
+from nemesis_rules.engine.limits import MAX_INT, charge
 from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
 
 Closure = Callable[[Any, list], Any]
@@ -25,6 +25,7 @@ Closure = Callable[[Any, list], Any]
 # Python's compile() of each expression's source, shared by every program in this process; the
 # ruleset cache (ruleset/cache.py) keeps a program's entries on disk beside its composition.
 COMPILED: dict[str, CodeType] = {}
+INT_FAST = "+-*"  # operators with an integer fast path (`_int43` for `+` ...)
 
 
 def _index(xs, i):
@@ -50,9 +51,14 @@ class ExprSource:
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
                                    "_work": limits.work, "_limits": limits, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
-                                                   "len": len, "BaseException": BaseException}}
+                                                   "len": len, "BaseException": BaseException,
+                                                   "type": type, "int": int}}
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
+        for op in INT_FAST:  # two integers in range, the commonest case, without `_arith`'s checks
+            exec(f"def _int{ord(op)}(a, b):\n    if type(a) is int and type(b) is int:\n        r = a {op} b\n"  # noqa: S102
+                 f"        if -{MAX_INT} <= r <= {MAX_INT}:\n            return r\n"
+                 f"    return _arith(_op{ord(op)}, a, b)\n", self.ns)
         self._ids = itertools.count()
         self.used: dict[str, CodeType] = {}  # the sources this program compiled (for the disk cache)
         # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
@@ -165,14 +171,20 @@ class ExprSource:
             args.append(f"**{{{pairs}}}")
         return f"_p_{n}(rt{''.join(', ' + a for a in args)})"
 
+    def arith(self, op: str, left: str, right: str) -> str:
+        """The source of `left op right` (arithmetic on sources)."""
+        if op in INT_FAST:
+            return f"_int{ord(op)}({left}, {right})"
+        return f"_arith(_op{ord(op)}, {left}, {right})"
+
     def src_BinOp(self, e: ast.BinOp, b, comp) -> str:
-        return f"_arith(_op{ord(e.op)}, {self.source(e.left, b, comp)}, {self.source(e.right, b, comp)})"
+        return self.arith(e.op, self.source(e.left, b, comp), self.source(e.right, b, comp))
 
     def src_Compare(self, e: ast.Compare, b, comp) -> str:
         return f"({self.source(e.left, b, comp)} {e.op} {self.source(e.right, b, comp)})"
 
     def src_Neg(self, e: ast.Neg, b, comp) -> str:
-        return f"_arith(_op{ord('-')}, 0, {self.source(e.operand, b, comp)})"
+        return self.arith("-", "0", self.source(e.operand, b, comp))
 
     def src_Not(self, e: ast.Not, b, comp) -> str:
         return f"(not {self.source(e.operand, b, comp)})"

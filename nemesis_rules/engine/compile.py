@@ -137,7 +137,7 @@ class CodeBuilder:
         target = self.lower(s.target)  # a call that waits in `e.prop` runs once, before the value
         current = self.c.gen.source(target, self, {})
         delta = self.value_src(s.value)
-        self._assign(target, f"_arith(_op{ord(s.op[0])}, {current}, {delta})", s.span)
+        self._assign(target, self.c.gen.arith(s.op[0], current, delta), s.span)
 
     def _assign(self, target: ast.Expr, value: str, span: Span) -> None:
         """Store `value` (an expression's source) in a local, a counter or a property."""
@@ -655,7 +655,7 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
         when = c.body_source(m.params, m.when) if m.when is not None else "True"
         if value is None or when is None:
             return None
-        update = value if m.op == "=" else f"_arith(_op{ord(m.op)}, _r, {value})"
+        update = value if m.op == "=" else c.gen.arith(m.op, "_r", value)
         lines += [f"    if {when}:", f"        _r = {update}"]
     lines += ["    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
     return "\n".join(lines)

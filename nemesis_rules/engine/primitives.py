@@ -11,6 +11,7 @@ phrase a script reads it with (`nemesis explain`; other languages: nemesis_rules
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -112,7 +113,10 @@ def _items(xs) -> tuple:
 @primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.",
            phrase="everything in {zone}")
 def inside(rt, zone):
-    return tuple(_zone(rt, zone))
+    try:  # _zone, inline (one of the commonest primitives)
+        return tuple(rt.state.zones[zone])
+    except (KeyError, TypeError):
+        raise ScriptError(f"{zone!r} is not a zone") from None
 
 
 @primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
@@ -214,8 +218,11 @@ def entities(rt, kind):
     # entities are only ever added and never change kind: a list made stays right until one is made
     table = rt.state.entities
     made = rt.by_kind.get(kind)
-    if made is None or made[0] is not table or made[1] != len(table):
-        made = (table, len(table), tuple(k for k, e in table.items() if e[E_KIND] == kind))
+    if made is None or made[0] is not table or made[1] > len(table):
+        made = (table, 0, ())
+    if made[1] != len(table):  # only the ones made since are looked at (a dict keeps its order)
+        new = itertools.islice(table.items(), made[1], None)
+        made = (table, len(table), made[2] + tuple(k for k, e in new if e[E_KIND] == kind))
         rt.by_kind[kind] = made
     return made[2]
 
@@ -304,7 +311,7 @@ def _ends(rt, link) -> tuple:
 @primitive("count", Param("items", "list"), returns="int", doc="The length of a list.",
            phrase="the number of {items}")
 def count(rt, items):
-    return len(_items(items))
+    return len(items) if isinstance(items, tuple) else len(_items(items))
 
 
 @primitive("sum", Param("items", "list"), returns="int", doc="The sum of a list of integers.",

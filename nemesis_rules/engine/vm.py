@@ -292,7 +292,11 @@ def run(rt: Runtime) -> None:
                 elif kind == CALL:
                     frame[1] = pc
                     target = op[1] if isinstance(op[1], str) else op[1](rt, L)
-                    push(rt, target, op[2](rt, L), 1)
+                    args = op[2](rt, L)  # a fresh list: it becomes the callee's locals (push(), inline)
+                    pad = procs[target].nlocals - len(args)
+                    if len(stack) >= MAX_DEPTH:
+                        raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{target}`?)")
+                    stack.append([target, 0, args + [None] * pad if pad > 0 else args, 1])
                     break
                 elif kind == RETURN:
                     value = op[1](rt, L) if op[1] is not None else None
