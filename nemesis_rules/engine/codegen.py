@@ -10,6 +10,7 @@ Names: `L[i]` is a local slot, `rt` the runtime; helpers live in one namespace p
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
@@ -34,6 +35,13 @@ def _index(xs, i):
     return xs[i]
 
 
+def _no_entity(e):
+    raise ScriptError(f"{e!r} is not an entity")
+
+
+SIMPLE = re.compile(r"L\[\d+\]|_[av]\d+")  # the source of a local slot, parameter or comprehension variable
+
+
 def _as_list(v):
     """A comprehension's list; its items count as work (nested comprehensions multiply)."""
     if isinstance(v, tuple):
@@ -49,7 +57,7 @@ class ExprSource:
     def __init__(self, names, fns: dict, arith: Callable, binops: dict) -> None:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
-                                   "_work": limits.work, "_limits": limits, "_charge": charge,
+                                   "_work": limits.work, "_no_entity": _no_entity, "_limits": limits, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,
                                                    "type": type, "int": int}}
@@ -150,6 +158,8 @@ class ExprSource:
         if e.name == "id":
             return obj
         if e.name in ENTITY_ATTR_INDEX:
+            if SIMPLE.fullmatch(obj):  # a local's value, read twice only when it is no entity
+                return f"(rt.state.entities.get({obj}) or _no_entity({obj}))[{ENTITY_ATTR_INDEX[e.name]}]"
             return f"rt.entity({obj})[{ENTITY_ATTR_INDEX[e.name]}]"
         return f"rt.get_attr({obj}, {self.constant(e.name)})"
 
