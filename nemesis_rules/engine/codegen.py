@@ -117,6 +117,22 @@ class ExprSource:
             self.slot_names = None
         return source if b.code.nlocals == len(params) else None
 
+    def first_parts(self, e: ast.ListComp, b, params: tuple[str, ...]) -> tuple[str, str, str | None, str] | None:
+        """A comprehension over the parameters `_a0, ...` as (variable, items, condition, item)
+        sources, or None (see `body_source`)."""
+        self.slot_names = tuple(f"_a{i}" for i in range(len(params)))
+        try:
+            items = self.source(e.iter, b, {})
+            var = f"_v{next(self._ids)}"
+            inner = {e.var: var}
+            cond = self.source(e.cond, b, inner) if e.cond is not None else None
+            elt = self.source(e.elt, b, inner)
+        except IndexError:
+            return None
+        finally:
+            self.slot_names = None
+        return (var, items, cond, elt) if b.code.nlocals == len(params) else None
+
     def slot(self, i: int) -> str:
         names = self.slot_names
         return f"L[{i}]" if names is None else names[i]
@@ -176,6 +192,11 @@ class ExprSource:
             return f"({self.constant(n + '@')} + str({args[0]}))"
         if n in self.names.fns:
             return f"{self.fn_ident(n)}(rt{''.join(', ' + a for a in args)})"
+        inner = e.args[0] if len(e.args) == 1 else None
+        if (n == "first" and not e.kwargs and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                and inner.func.id in self.names.first_fns):
+            inner_args = "".join(", " + self.source(a, b, comp) for a in inner.args)
+            return f"{self.fn_ident(inner.func.id)}_first(rt{inner_args})"
         if e.kwargs:  # as a mapping: a DSL name may be a Python keyword (`class=`)
             pairs = ", ".join(f"{self.constant(k.name)}: {self.source(k.value, b, comp)}" for k in e.kwargs)
             args.append(f"**{{{pairs}}}")

@@ -78,6 +78,9 @@ class Names:
         self.procs = set(comp.procs) | set(comp.phases)
         self.fns = set(comp.fns)
         self.fn_scripts = {f for k in comp.kinds.values() for f in k.value.functions}
+        # functions that are one comprehension, unmodified: `first(f(...))` stops at the first item
+        modified = {d.value.name for d in comp.modifiers}
+        self.first_fns = {n for n, d in comp.fns.items() if isinstance(d.value.expr, ast.ListComp) and n not in modified}
 
 
 class CodeBuilder:
@@ -395,7 +398,7 @@ class Compiler:
     def __init__(self, comp, player_ids: tuple[str, ...]) -> None:
         self.comp = comp
         self.names = Names(comp)
-        self.program = Program(player_ids=player_ids)
+        self.program = Program(player_ids=player_ids, seats={p: i for i, p in enumerate(player_ids)})
         self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
         self.gen.ns.update(_for_list=_as_list, _as_int=_as_int)
         self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
@@ -634,6 +637,12 @@ def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: boo
         call = _fn_closure(c, f, modifiers, static)
         c.gen.ns[ident] = lambda rt, *args: call(rt, list(args))
     direct = c.gen.ns[ident]
+    if f.name in c.names.first_fns:
+        first = _first_source(c, ident, f, static) if source is not None else None
+        if first is not None:
+            c.gen.define(first)
+        else:
+            c.gen.ns[f"{ident}_first"] = lambda rt, *args: REGISTRY["first"].impl(rt, direct(rt, *args))
     return lambda rt, args: direct(rt, *args)
 
 
@@ -658,6 +667,25 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
         update = value if m.op == "=" else c.gen.arith(m.op, "_r", value)
         lines += [f"    if {when}:", f"        _r = {update}"]
     lines += ["    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
+    return "\n".join(lines)
+
+
+def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | None:
+    """`first(f(...))` for a function that is one comprehension: its remembered value if there
+    is one, else the comprehension's first item, without making the rest (a function reads and
+    changes nothing, so only the work done differs)."""
+    parts = c.gen.first_parts(f.expr, CodeBuilder(c, "<expr>", f.params, f.expr.span), f.params)
+    if parts is None:
+        return None
+    var, items, cond, elt = parts
+    params = ", ".join(f"_a{i}" for i in range(len(f.params)))
+    lines = [f"def {ident}_first(rt{', ' if params else ''}{params}):", "    try:",
+             f"        _r = rt.{'static_memo' if static else 'memo'}[({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})]",
+             "        return _r[0] if _r else None", "    except KeyError:", "        pass",
+             "    except TypeError:", "        pass",
+             "    _work[0] += 10", "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
+             f"    for {var} in _as_list({items}):", f"        if {cond or 'True'}:", f"            return {elt}",
+             "    return None", ""]
     return "\n".join(lines)
 
 

@@ -219,12 +219,32 @@ def entities(rt, kind):
     table = rt.state.entities
     made = rt.by_kind.get(kind)
     if made is None or made[0] is not table or made[1] > len(table):
-        made = (table, 0, ())
+        made = _at_start(rt, table, kind)
     if made[1] != len(table):  # only the ones made since are looked at (a dict keeps its order)
         new = itertools.islice(table.items(), made[1], None)
         made = (table, len(table), made[2] + tuple(k for k, e in new if e[E_KIND] == kind))
         rt.by_kind[kind] = made
     return made[2]
+
+
+def _at_start(rt, table: dict, kind: str) -> tuple:
+    """(table, n, the first n entities' ids of this kind): a game's players then the program's
+    components, in that order, known once per program and player count, else none known."""
+    program, players = rt.program, rt.state.players
+    known = program.kind_index.get(players)
+    if known is None:
+        ids = (*program.player_ids[:players], *(eid for eid, _, _ in program.initial))
+        kinds: dict[str, list] = {"player": list(program.player_ids[:players])}
+        for eid, cid, _ in program.initial:
+            kinds.setdefault(program.templates[cid][0], []).append(eid)
+        known = program.kind_index[players] = (ids, {k: tuple(v) for k, v in kinds.items()})
+    ids, kinds = known
+    checked = rt.by_kind.get(None)  # whether this table starts so (looked at once)
+    if checked is None or checked[0] is not table:
+        checked = rt.by_kind[None] = (table, tuple(itertools.islice(table, len(ids))) == ids)
+    if not checked[1]:
+        return (table, 0, ())
+    return (table, len(ids), kinds.get(kind, ()))
 
 
 @primitive("owner", Param("zone", "zone"), returns="entity",

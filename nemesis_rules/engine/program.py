@@ -71,6 +71,7 @@ class Program:
     zone_per: dict[str, str | None] = attrs.Factory(dict)
     counters: dict[str, tuple[int, int, int, bool]] = attrs.Factory(dict)  # min, max, start, clamp
     player_ids: tuple[str, ...] = ()
+    seats: dict[str, int] = attrs.Factory(dict)  # player id -> seat, from player_ids
     templates: dict[str, tuple[str, dict, bool]] = attrs.Factory(dict)  # component -> kind, props, face
     initial: list[tuple[str, str, str | None]] = attrs.Factory(list)  # entity id, component, zone
     entry: str = "main"
@@ -80,3 +81,5 @@ class Program:
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
     # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)
+    # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)
+    kind_index: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)

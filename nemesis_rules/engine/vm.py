@@ -43,7 +43,7 @@ class Runtime:
         self.program = program
         self.state = state
         self.budget = budget
-        self.seats = {p: i for i, p in enumerate(program.player_ids)}
+        self.seats = program.seats  # player id -> seat (compile.py)
         # Function results while the state stays the same: every change of the state clears it,
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
