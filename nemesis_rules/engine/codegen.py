@@ -10,13 +10,15 @@ Names: `L[i]` is a local slot, `rt` the runtime; helpers live in one namespace p
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import brief
-from nemesis_rules.engine.limits import charge
+from nemesis_rules.engine import limits
+from nemesis_rules.engine.limits import MAX_INT, charge
 from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
 
 Closure = Callable[[Any, list], Any]
@@ -24,12 +26,20 @@ Closure = Callable[[Any, list], Any]
 # Python's compile() of each expression's source, shared by every program in this process; the
 # ruleset cache (ruleset/cache.py) keeps a program's entries on disk beside its composition.
 COMPILED: dict[str, CodeType] = {}
+INT_FAST = "+-*"  # operators with an integer fast path (`_int43` for `+` ...)
 
 
 def _index(xs, i):
     if not isinstance(xs, tuple) or not isinstance(i, int) or isinstance(i, bool) or not -len(xs) <= i < len(xs):
         raise ScriptError(f"cannot index {xs!r} with {i!r}")
     return xs[i]
+
+
+def _no_entity(e):
+    raise ScriptError(f"{e!r} is not an entity")
+
+
+SIMPLE = re.compile(r"L\[\d+\]|_[av]\d+")  # the source of a local slot, parameter or comprehension variable
 
 
 def _as_list(v):
@@ -47,21 +57,85 @@ class ExprSource:
     def __init__(self, names, fns: dict, arith: Callable, binops: dict) -> None:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
-                                   "__builtins__": {"tuple": tuple, "str": str}}
+                                   "_work": limits.work, "_no_entity": _no_entity, "_limits": limits, "_charge": charge,
+                                   "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
+                                                   "len": len, "BaseException": BaseException,
+                                                   "type": type, "int": int}}
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
+        for op in INT_FAST:  # two integers in range, the commonest case, without `_arith`'s checks
+            exec(f"def _int{ord(op)}(a, b):\n    if type(a) is int and type(b) is int:\n        r = a {op} b\n"  # noqa: S102
+                 f"        if -{MAX_INT} <= r <= {MAX_INT}:\n            return r\n"
+                 f"    return _arith(_op{ord(op)}, a, b)\n", self.ns)
         self._ids = itertools.count()
         self.used: dict[str, CodeType] = {}  # the sources this program compiled (for the disk cache)
+        # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
+        # (compile.py defines it), with no argument list made at the call site.
+        self.fn_idents: dict[str, str] = {}
+        self.made: dict[Closure, str] = {}
+        self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():
             self.ns[f"_p_{name}"] = prim.impl
 
     def build(self, e: Any, b) -> Closure:
-        source = f"lambda rt, L: {self.source(e, b, {})}"
+        return self.make(self.source(e, b, {}))
+
+    def make(self, source: str) -> Closure:
+        """`lambda rt, L: <source>` (the source of one or more expressions, written by this class)."""
+        fn = eval(self._code(f"lambda rt, L: {source}", "eval"), self.ns)  # noqa: S307 (our own source)
+        self.made[fn] = source  # a step's source, for its block (blocks.py)
+        return fn
+
+    def _code(self, source: str, mode: str) -> CodeType:
         code = COMPILED.get(source)
         if code is None:
-            code = COMPILED[source] = compile(source, "<nemesis expression>", "eval")
+            code = COMPILED[source] = compile(source, f"<nemesis {'expression' if mode == 'eval' else 'function'}>",
+                                              mode)
         self.used[source] = code
-        return eval(code, self.ns)  # noqa: S307 (our own source)
+        return code
+
+    def define(self, source: str) -> None:
+        """Run the source of a `def` (a module function's) in the program's namespace."""
+        exec(self._code(source, "exec"), self.ns)  # noqa: S102 (our own source)
+
+    def fn_ident(self, name: str) -> str:
+        """The Python name the module function `name` is called by."""
+        ident = self.fn_idents.get(name)
+        if ident is None:
+            ident = self.fn_idents[name] = f"_f{len(self.fn_idents)}"
+        return ident
+
+    def body_source(self, e: Any, b, params: tuple[str, ...]) -> str | None:
+        """`e` as source over the parameters `_a0, _a1, ...` (no frame list), or None when it needs
+        more slots than its parameters."""
+        self.slot_names = tuple(f"_a{i}" for i in range(len(params)))
+        try:
+            source = self.source(e, b, {})
+        except IndexError:
+            return None
+        finally:
+            self.slot_names = None
+        return source if b.code.nlocals == len(params) else None
+
+    def first_parts(self, e: ast.ListComp, b, params: tuple[str, ...]) -> tuple[str, str, str | None, str] | None:
+        """A comprehension over the parameters `_a0, ...` as (variable, items, condition, item)
+        sources, or None (see `body_source`)."""
+        self.slot_names = tuple(f"_a{i}" for i in range(len(params)))
+        try:
+            items = self.source(e.iter, b, {})
+            var = f"_v{next(self._ids)}"
+            inner = {e.var: var}
+            cond = self.source(e.cond, b, inner) if e.cond is not None else None
+            elt = self.source(e.elt, b, inner)
+        except IndexError:
+            return None
+        finally:
+            self.slot_names = None
+        return (var, items, cond, elt) if b.code.nlocals == len(params) else None
+
+    def slot(self, i: int) -> str:
+        names = self.slot_names
+        return f"L[{i}]" if names is None else names[i]
 
     def constant(self, value: Any) -> str:
         if value is None or isinstance(value, bool | int):
@@ -75,7 +149,7 @@ class ExprSource:
         return getattr(self, f"src_{type(e).__name__}")(e, b, comp)
 
     def src_Temp(self, e, b, comp) -> str:
-        return f"L[{e.slot}]"
+        return self.slot(e.slot)
 
     def src_Num(self, e, b, comp) -> str:
         return self.constant(e.value)
@@ -90,7 +164,7 @@ class ExprSource:
         if n in comp:
             return comp[n]
         if n in b.slots:
-            return f"L[{b.slots[n]}]"
+            return self.slot(b.slots[n])
         if n in self.names.counters:
             return f"rt.state.counters[{self.constant(n)}]"
         return self.constant(n)  # a declared name evaluates to itself
@@ -100,6 +174,8 @@ class ExprSource:
         if e.name == "id":
             return obj
         if e.name in ENTITY_ATTR_INDEX:
+            if SIMPLE.fullmatch(obj):  # a local's value, read twice only when it is no entity
+                return f"(rt.state.entities.get({obj}) or _no_entity({obj}))[{ENTITY_ATTR_INDEX[e.name]}]"
             return f"rt.entity({obj})[{ENTITY_ATTR_INDEX[e.name]}]"
         return f"rt.get_attr({obj}, {self.constant(e.name)})"
 
@@ -115,20 +191,31 @@ class ExprSource:
         if n in self.names.owned_zones:
             return f"({self.constant(n + '@')} + str({args[0]}))"
         if n in self.names.fns:
-            return f"_F[{self.constant(n)}](rt, [{', '.join(args)}])"
+            return f"{self.fn_ident(n)}(rt{''.join(', ' + a for a in args)})"
+        inner = e.args[0] if len(e.args) == 1 else None
+        if (n == "first" and not e.kwargs and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+                and inner.func.id in self.names.first_fns):
+            inner_args = "".join(", " + self.source(a, b, comp) for a in inner.args)
+            return f"{self.fn_ident(inner.func.id)}_first(rt{inner_args})"
         if e.kwargs:  # as a mapping: a DSL name may be a Python keyword (`class=`)
             pairs = ", ".join(f"{self.constant(k.name)}: {self.source(k.value, b, comp)}" for k in e.kwargs)
             args.append(f"**{{{pairs}}}")
         return f"_p_{n}(rt{''.join(', ' + a for a in args)})"
 
+    def arith(self, op: str, left: str, right: str) -> str:
+        """The source of `left op right` (arithmetic on sources)."""
+        if op in INT_FAST:
+            return f"_int{ord(op)}({left}, {right})"
+        return f"_arith(_op{ord(op)}, {left}, {right})"
+
     def src_BinOp(self, e: ast.BinOp, b, comp) -> str:
-        return f"_arith(_op{ord(e.op)}, {self.source(e.left, b, comp)}, {self.source(e.right, b, comp)})"
+        return self.arith(e.op, self.source(e.left, b, comp), self.source(e.right, b, comp))
 
     def src_Compare(self, e: ast.Compare, b, comp) -> str:
         return f"({self.source(e.left, b, comp)} {e.op} {self.source(e.right, b, comp)})"
 
     def src_Neg(self, e: ast.Neg, b, comp) -> str:
-        return f"_arith(_op{ord('-')}, 0, {self.source(e.operand, b, comp)})"
+        return self.arith("-", "0", self.source(e.operand, b, comp))
 
     def src_Not(self, e: ast.Not, b, comp) -> str:
         return f"(not {self.source(e.operand, b, comp)})"

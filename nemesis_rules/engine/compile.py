@@ -14,6 +14,7 @@ import attrs
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Span, brief
 from nemesis_rules.engine import limits
+from nemesis_rules.engine.blocks import add_blocks
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
 from nemesis_rules.engine.primitives import REGISTRY, ScriptError
@@ -77,6 +78,9 @@ class Names:
         self.procs = set(comp.procs) | set(comp.phases)
         self.fns = set(comp.fns)
         self.fn_scripts = {f for k in comp.kinds.values() for f in k.value.functions}
+        # functions that are one comprehension, unmodified: `first(f(...))` stops at the first item
+        modified = {d.value.name for d in comp.modifiers}
+        self.first_fns = {n for n, d in comp.fns.items() if isinstance(d.value.expr, ast.ListComp) and n not in modified}
 
 
 class CodeBuilder:
@@ -130,30 +134,25 @@ class CodeBuilder:
         self.emit((STORE, self.slot(s.name), value), s.span)
 
     def stmt_Assign(self, s: ast.Assign) -> None:
-        self._assign(s.target, self.value(s.value), s.span)
+        self._assign(s.target, self.value_src(s.value), s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign) -> None:
         target = self.lower(s.target)  # a call that waits in `e.prop` runs once, before the value
-        current = self.c.expr(target, self)
-        delta = self.value(s.value)
-        fn = operator.add if s.op == "+=" else operator.sub
+        current = self.c.gen.source(target, self, {})
+        delta = self.value_src(s.value)
+        self._assign(target, self.c.gen.arith(s.op[0], current, delta), s.span)
 
-        def updated(rt, L):
-            return _arith(fn, current(rt, L), delta(rt, L))
-
-        self._assign(target, updated, s.span)
-
-    def _assign(self, target: ast.Expr, value, span: Span) -> None:
+    def _assign(self, target: ast.Expr, value: str, span: Span) -> None:
+        """Store `value` (an expression's source) in a local, a counter or a property."""
         if isinstance(target, ast.Name):
             if target.id in self.slots or target.id not in self.names.counters:
-                self.emit((STORE, self.slot(target.id), value), span)
+                self.emit((STORE, self.slot(target.id), self.make(value)), span)
                 return
-            name = target.id
-            self.emit((EVAL, lambda rt, L: rt.set_counter(name, value(rt, L))), span)
+            self.emit((EVAL, self.make(f"rt.set_counter({self.c.gen.constant(target.id)}, {value})")), span)
             return
         assert isinstance(target, ast.Attr)
-        obj, attr = self.value(target.obj), target.name
-        self.emit((EVAL, lambda rt, L: rt.set_attr(obj(rt, L), attr, value(rt, L))), span)
+        obj = self.value_src(target.obj)
+        self.emit((EVAL, self.make(f"rt.set_attr({obj}, {self.c.gen.constant(target.name)}, {value})")), span)
 
     def stmt_Return(self, s: ast.Return) -> None:
         self.emit((RETURN, None if s.value is None else self.value(s.value)), s.span)
@@ -171,8 +170,8 @@ class CodeBuilder:
         triggers = self.c.program.triggers.get(s.event, ())
         if not triggers:  # nobody listens: announcing a moment costs nothing
             return
-        args = tuple(self.value(a) for a in s.args)
-        self.emit((EMIT, triggers, args), s.span)
+        args = [self.value_src(a) for a in s.args]
+        self.emit((EMIT, triggers, self.make(_list_src(args))), s.span)
 
     def stmt_ExprStmt(self, s: ast.ExprStmt) -> None:
         e = s.expr
@@ -195,16 +194,14 @@ class CodeBuilder:
 
     def stmt_For(self, s: ast.For) -> None:
         items, index = self.new_slot(), self.new_slot()
-        iterable = self.value(s.iter)
-        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), s.iter.span)
-        self.emit((STORE, index, lambda rt, L: 0), s.span)
+        self.emit((STORE, items, self.make(f"_for_list({self.value_src(s.iter)})")), s.iter.span)
+        self.emit((STORE, index, _zero), s.span)
         head = self.emit((FOR_NEXT, self.slot(s.var), items, index, -1), s.span)
         self._loop_body(s.body, head, head)
 
     def stmt_Repeat(self, s: ast.Repeat) -> None:
         left = self.new_slot()
-        count = self.value(s.count)
-        self.emit((STORE, left, lambda rt, L: _as_int(count(rt, L))), s.count.span)
+        self.emit((STORE, left, self.make(f"_as_int({self.value_src(s.count)})")), s.count.span)
         head = self.emit((JUMP_IF_NOT, lambda rt, L: L[left] > 0, -1), s.span)
         self.emit((STORE, left, lambda rt, L: L[left] - 1), s.span)
         self._loop_body(s.body, head, head)
@@ -255,6 +252,13 @@ class CodeBuilder:
         """A function `f(rt, L)` for `e`, after emitting steps for any call in it that may pause."""
         return self.c.expr(self.lower(e), self)
 
+    def value_src(self, e: ast.Expr) -> str:
+        """`value`'s Python source (to be put together with other source, then `make`)."""
+        return self.c.gen.source(self.lower(e), self, {})
+
+    def make(self, source: str):
+        return self.c.gen.make(source)
+
     def lower(self, e: Any) -> Any:
         if not self.c.pauses(e):
             return e
@@ -303,9 +307,8 @@ class CodeBuilder:
     def lower_comprehension(self, e: ast.ListComp) -> Temp:
         """`[elt for var in iter if cond]` whose elt or cond waits: a loop of steps that appends."""
         items, index, result = self.new_slot(), self.new_slot(), self.new_slot()
-        iterable = self.value(e.iter)
-        self.emit((STORE, items, lambda rt, L: _as_list(iterable(rt, L))), e.iter.span)
-        self.emit((STORE, index, lambda rt, L: 0), e.span)
+        self.emit((STORE, items, self.make(f"_for_list({self.value_src(e.iter)})")), e.iter.span)
+        self.emit((STORE, index, _zero), e.span)
         self.emit((STORE, result, lambda rt, L: ()), e.span)
         outer = self.slots.get(e.var)
         self.slots[e.var] = var = self.new_slot()  # the variable is the comprehension's own
@@ -323,48 +326,42 @@ class CodeBuilder:
         return Temp(result, span=e.span)
 
     def pausing_call(self, e: ast.Call, dest: int) -> None:
-        """Emit the step for a call that may wait, draw chance or run a procedure."""
-        args = tuple(self.c.expr(a, self) for a in e.args)
-        kw = {k.name: self.c.expr(k.value, self) for k in e.kwargs}
+        """Emit the step for a call that may wait, draw chance or run a procedure. Its arguments
+        are one generated function: a list for a procedure, a tuple in parameter order for a
+        primitive."""
+        src = self.c.gen.source
+        args = [src(a, self, {}) for a in e.args]
+        kw = {k.name: src(k.value, self, {}) for k in e.kwargs}
         if isinstance(e.func, ast.Attr):
-            script, obj = e.func.name, self.c.expr(e.func.obj, self)
-
-            def target(rt, L):
-                return rt.script_target(obj(rt, L), script)
-
-            self.emit((CALL, target, (obj, *args), dest), e.span)
+            obj = src(e.func.obj, self, {})
+            target = self.make(f"rt.script_target({obj}, {self.c.gen.constant(e.func.name)})")
+            self.emit((CALL, target, self.make(_list_src([obj, *args])), dest), e.span)
             return
         name = e.func.id
         if name == "choose":
-            self.emit((CHOOSE, _bind_args(REGISTRY["choose"], args, kw), dest), e.span)
+            self.emit((CHOOSE, self.make(self._bound(REGISTRY["choose"], args, kw)), dest), e.span)
         elif name == "perform":
-            bound = _bind_args(REGISTRY["perform"], args, kw)
-
-            def action_target(rt, L):
-                return rt.action_target(bound(rt, L)[0])
-
-            self.emit((CALL, action_target, (lambda rt, L: bound(rt, L)[1],), dest), e.span)
+            bound = self._bound(REGISTRY["perform"], args, kw)
+            self.emit((CALL, self.make(f"rt.action_target({bound}[0])"), self.make(f"[{bound}[1]]"), dest), e.span)
         elif name in PAUSING_PRIMS and name not in self.names.procs:
             prim = REGISTRY[name]
-            self.emit((CHANCE, prim, _bind_args(prim, args, kw), dest), e.span)
+            self.emit((CHANCE, prim, self.make(self._bound(prim, args, kw)), dest), e.span)
         else:
-            self.emit((CALL, name, args, dest), e.span)
+            self.emit((CALL, name, self.make(_list_src(args)), dest), e.span)
+
+    def _bound(self, prim, args: list[str], kw: dict[str, str]) -> str:
+        """The source of the primitive's arguments as a tuple in parameter order (defaults filled)."""
+        parts = [args[i] if i < len(args) else kw[p.name] if p.name in kw else self.c.gen.constant(p.default)
+                 for i, p in enumerate(prim.params)]
+        return "(" + "".join(f"{x}, " for x in parts) + ")"
 
 
-def _bind_args(prim, args, kw):
-    """A closure giving the primitive's arguments as a tuple in parameter order (defaults filled)."""
-    params = prim.params
-    fns = []
-    for i, p in enumerate(params):
-        if i < len(args):
-            fns.append(args[i])
-        elif p.name in kw:
-            fns.append(kw[p.name])
-        else:
-            default = p.default
-            fns.append(lambda rt, L, d=default: d)
-    fns = tuple(fns)
-    return lambda rt, L: tuple(f(rt, L) for f in fns)
+def _list_src(parts: list[str]) -> str:
+    return f"[{', '.join(parts)}]"
+
+
+def _zero(rt, L):
+    return 0
 
 
 def _hashable(v) -> bool:
@@ -401,8 +398,9 @@ class Compiler:
     def __init__(self, comp, player_ids: tuple[str, ...]) -> None:
         self.comp = comp
         self.names = Names(comp)
-        self.program = Program(player_ids=player_ids)
+        self.program = Program(player_ids=player_ids, seats={p: i for i, p in enumerate(player_ids)})
         self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
+        self.gen.ns.update(_for_list=_as_list, _as_int=_as_int)
         self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
 
     # ---- what pauses ----
@@ -443,13 +441,16 @@ class Compiler:
              prologue: ast.Expr | None = None) -> Code:
         b = CodeBuilder(self, name, params, span)
         if prologue is not None:  # `when`: return at once unless it holds
-            holds = b.value(prologue)
-            b.emit((JUMP_IF_NOT, lambda rt, L: not holds(rt, L), b.here() + 2), prologue.span)
+            b.emit((JUMP_IF_NOT, b.make(f"(not {b.value_src(prologue)})"), b.here() + 2), prologue.span)
             b.emit((RETURN, None), prologue.span)
         b.block(body)
         code = b.finish()
         self.program.procs[name] = code
         return code
+
+    def body_source(self, params: tuple[str, ...], e: ast.Expr) -> str | None:
+        """`e` as Python source over the parameters `_a0, _a1, ...`, or None (codegen.py)."""
+        return self.gen.body_source(e, CodeBuilder(self, "<expr>", params, e.span), params)
 
     def closure(self, params: tuple[str, ...], e: ast.Expr):
         """`f(rt, args)`: `e` evaluated in a fresh frame holding `args` (for fn, when, cost, domains)."""
@@ -482,6 +483,8 @@ def build_program(comp, max_players: int) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    for code in p.procs.values():
+        add_blocks(code, c.gen)
     p.compiled = c.gen.used
     return p
 
@@ -624,7 +627,71 @@ def _reads_no_state(e: Any, local: set[str], names: Names, static: set[str]) -> 
 def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool = False):
     """A function: its body, then its modifiers in order; results are memoised while the state
     stays the same (functions cannot change it), or for the whole game when it reads nothing
-    that changes (`static`)."""
+    that changes (`static`). It is one generated Python function `_f<i>(rt, *args)`, put in the
+    expressions' namespace; the returned `f(rt, args)` calls it with a list."""
+    ident = c.gen.fn_ident(f.name)
+    source = _fn_source(c, ident, f, modifiers, static)
+    if source is not None:
+        c.gen.define(source)
+    else:  # a body that needs slots of its own: the closures, called with a frame list
+        call = _fn_closure(c, f, modifiers, static)
+        c.gen.ns[ident] = lambda rt, *args: call(rt, list(args))
+    direct = c.gen.ns[ident]
+    if f.name in c.names.first_fns:
+        first = _first_source(c, ident, f, static) if source is not None else None
+        if first is not None:
+            c.gen.define(first)
+        else:
+            c.gen.ns[f"{ident}_first"] = lambda rt, *args: REGISTRY["first"].impl(rt, direct(rt, *args))
+    return lambda rt, args: direct(rt, *args)
+
+
+def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool) -> str | None:
+    params = ", ".join(f"_a{i}" for i in range(len(f.params)))
+    body = c.body_source(f.params, f.expr)
+    if body is None or any(len(m.params) != len(f.params) for m in modifiers):
+        return None
+    lines = [f"def {ident}(rt{', ' if params else ''}{params}):",
+             f"    _m = rt.{'static_memo' if static else 'memo'}",
+             f"    _key = ({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})",
+             "    try:", "        return _m[_key]", "    except KeyError:", "        pass",
+             "    except TypeError:  # an unhashable argument: no memo", "        _key = None",
+             "    _work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)",
+             "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
+             f"    _r = {body}"]
+    for m in modifiers:
+        value = c.body_source(m.params, m.expr)
+        when = c.body_source(m.params, m.when) if m.when is not None else "True"
+        if value is None or when is None:
+            return None
+        update = value if m.op == "=" else c.gen.arith(m.op, "_r", value)
+        lines += [f"    if {when}:", f"        _r = {update}"]
+    lines += ["    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
+    return "\n".join(lines)
+
+
+def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | None:
+    """`first(f(...))` for a function that is one comprehension: its remembered value if there
+    is one, else the comprehension's first item, without making the rest (a function reads and
+    changes nothing, so only the work done differs)."""
+    parts = c.gen.first_parts(f.expr, CodeBuilder(c, "<expr>", f.params, f.expr.span), f.params)
+    if parts is None:
+        return None
+    var, items, cond, elt = parts
+    params = ", ".join(f"_a{i}" for i in range(len(f.params)))
+    lines = [f"def {ident}_first(rt{', ' if params else ''}{params}):", "    try:",
+             f"        _r = rt.{'static_memo' if static else 'memo'}[({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})]",
+             "        return _r[0] if _r else None", "    except KeyError:", "        pass",
+             "    except TypeError:", "        pass",
+             "    _work[0] += 10", "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
+             f"    for {var} in _as_list({items}):", f"        if {cond or 'True'}:", f"            return {elt}",
+             "    return None", ""]
+    return "\n".join(lines)
+
+
+def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool):
+    """A function made of closures over a frame list (a body that needs more slots than its
+    parameters; see `_fn`)."""
     body = c.closure(f.params, f.expr)
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
@@ -672,7 +739,7 @@ def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> N
     """`name` runs its before hooks, then the last `instead of` whose `when` holds; when none
     holds, it runs its body and then its after hooks."""
     b = CodeBuilder(c, proc.name, proc.params, proc.span)
-    args = tuple((lambda rt, L, i=i: L[i]) for i in range(len(proc.params)))
+    args = c.gen.make(_list_src([f"L[{i}]" for i in range(len(proc.params))]))
     result = b.new_slot()
     for i, h in enumerate(hooks):
         if h.kind == "before":
@@ -721,6 +788,31 @@ def _compile_actions(c: Compiler, comp) -> None:
         info = ActionInfo(name, _availability(c, a), cost)
         c.program.actions.append(info)
         c.program.action_index[name] = info
+    c.program.available_actions = _all_available(c, comp)
+
+
+def _all_available(c: Compiler, comp):
+    """One generated function `f(rt, actor)` giving the names of the actions the actor may take
+    now (what `_availability` and `can_pay` say, in declaration order), or None when some guard
+    needs slots of its own."""
+    can_pay = c.gen.fn_ident("can_pay") if "can_pay" in comp.fns else None
+    lines = ["def _available_actions(rt, _a0):", "    _out = []"]
+    for name, d in comp.actions.items():
+        a = d.value
+        later = {p.name for p in a.params}
+        tests = [a.when] if a.when is not None else []
+        tests += [p.domain for p in a.params if not (_names_in(p.domain) & later)]
+        parts = [c.body_source((a.actor,), e) for e in tests]
+        if can_pay is not None:
+            cost = c.body_source((a.actor,), a.cost) if a.cost is not None else "0"
+            parts.append(f"{can_pay}(rt, _a0, {cost})" if cost is not None else None)
+        if None in parts:
+            return None
+        lines += [f"    if {' and '.join(f'({x})' for x in parts) or 'True'}:",
+                  f"        _out.append({c.gen.constant(name)})"]
+    lines += ["    return tuple(_out)", ""]
+    c.gen.define("\n".join(lines))
+    return c.gen.ns.pop("_available_actions")
 
 
 def _availability(c: Compiler, a: ast.ActionDef):

@@ -11,6 +11,7 @@ phrase a script reads it with (`nemesis explain`; other languages: nemesis_rules
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -112,7 +113,10 @@ def _items(xs) -> tuple:
 @primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.",
            phrase="everything in {zone}")
 def inside(rt, zone):
-    return tuple(_zone(rt, zone))
+    try:  # _zone, inline (one of the commonest primitives)
+        return tuple(rt.state.zones[zone])
+    except (KeyError, TypeError):
+        raise ScriptError(f"{zone!r} is not a zone") from None
 
 
 @primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
@@ -214,10 +218,33 @@ def entities(rt, kind):
     # entities are only ever added and never change kind: a list made stays right until one is made
     table = rt.state.entities
     made = rt.by_kind.get(kind)
-    if made is None or made[0] is not table or made[1] != len(table):
-        made = (table, len(table), tuple(k for k, e in table.items() if e[E_KIND] == kind))
+    if made is None or made[0] is not table or made[1] > len(table):
+        made = _at_start(rt, table, kind)
+    if made[1] != len(table):  # only the ones made since are looked at (a dict keeps its order)
+        new = itertools.islice(table.items(), made[1], None)
+        made = (table, len(table), made[2] + tuple(k for k, e in new if e[E_KIND] == kind))
         rt.by_kind[kind] = made
     return made[2]
+
+
+def _at_start(rt, table: dict, kind: str) -> tuple:
+    """(table, n, the first n entities' ids of this kind): a game's players then the program's
+    components, in that order, known once per program and player count, else none known."""
+    program, players = rt.program, rt.state.players
+    known = program.kind_index.get(players)
+    if known is None:
+        ids = (*program.player_ids[:players], *(eid for eid, _, _ in program.initial))
+        kinds: dict[str, list] = {"player": list(program.player_ids[:players])}
+        for eid, cid, _ in program.initial:
+            kinds.setdefault(program.templates[cid][0], []).append(eid)
+        known = program.kind_index[players] = (ids, {k: tuple(v) for k, v in kinds.items()})
+    ids, kinds = known
+    checked = rt.by_kind.get(None)  # whether this table starts so (looked at once)
+    if checked is None or checked[0] is not table:
+        checked = rt.by_kind[None] = (table, tuple(itertools.islice(table, len(ids))) == ids)
+    if not checked[1]:
+        return (table, 0, ())
+    return (table, len(ids), kinds.get(kind, ()))
 
 
 @primitive("owner", Param("zone", "zone"), returns="entity",
@@ -304,7 +331,7 @@ def _ends(rt, link) -> tuple:
 @primitive("count", Param("items", "list"), returns="int", doc="The length of a list.",
            phrase="the number of {items}")
 def count(rt, items):
-    return len(_items(items))
+    return len(items) if isinstance(items, tuple) else len(_items(items))
 
 
 @primitive("sum", Param("items", "list"), returns="int", doc="The sum of a list of integers.",

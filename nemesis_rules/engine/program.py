@@ -32,6 +32,9 @@ class Code:
     ops: list[tuple] = attrs.Factory(list)
     spans: list[Span] = attrs.Factory(list)
     span: Span = NO_SPAN
+    # per pc: None or (function, exits, most steps in one call), the runs of steps that cannot
+    # pause as one generated function each (blocks.py)
+    blocks: list = attrs.field(factory=list, eq=False, repr=False)
 
 
 @attrs.frozen
@@ -68,11 +71,15 @@ class Program:
     zone_per: dict[str, str | None] = attrs.Factory(dict)
     counters: dict[str, tuple[int, int, int, bool]] = attrs.Factory(dict)  # min, max, start, clamp
     player_ids: tuple[str, ...] = ()
+    seats: dict[str, int] = attrs.Factory(dict)  # player id -> seat, from player_ids
     templates: dict[str, tuple[str, dict, bool]] = attrs.Factory(dict)  # component -> kind, props, face
     initial: list[tuple[str, str, str | None]] = attrs.Factory(list)  # entity id, component, zone
     entry: str = "main"
     has_pay_cost: bool = False
     can_pay: Callable | None = None
+    available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
     # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)
+    # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)
+    kind_index: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)

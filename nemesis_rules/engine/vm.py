@@ -43,7 +43,7 @@ class Runtime:
         self.program = program
         self.state = state
         self.budget = budget
-        self.seats = {p: i for i, p in enumerate(program.player_ids)}
+        self.seats = program.seats  # player id -> seat (compile.py)
         # Function results while the state stays the same: every change of the state clears it,
         # and so does every run (the state may have been edited from outside in between).
         self.memo: dict[tuple, Any] = {}
@@ -170,6 +170,8 @@ class Runtime:
     # ---- actions and scripts ----
     def available_actions(self, actor) -> tuple[str, ...]:
         p = self.program
+        if p.available_actions is not None:
+            return p.available_actions(self, actor)
         can_pay = p.can_pay
         out = []
         for a in p.actions:
@@ -243,14 +245,25 @@ def run(rt: Runtime) -> None:
     budget = rt.budget
     frame = code = None
     pc = 0
+    in_block = False
     try:
         while stack and st.result is None:
             frame = stack[-1]
             code = procs[frame[0]]
             ops = code.ops
+            blocks = code.blocks
             L = frame[2]
             pc = frame[1]
             while True:
+                block = blocks[pc]
+                if block is not None and steps + block[2] <= budget:  # else step by step, to count exactly
+                    in_block = True
+                    pc, done, ended = block[1][block[0](rt, L)]
+                    in_block = False
+                    steps += done
+                    if ended and st.result is not None:
+                        break
+                    continue
                 steps += 1
                 if steps > budget:
                     raise ScriptError(f"more than {budget} steps without a decision (an endless loop?)")
@@ -279,7 +292,11 @@ def run(rt: Runtime) -> None:
                 elif kind == CALL:
                     frame[1] = pc
                     target = op[1] if isinstance(op[1], str) else op[1](rt, L)
-                    push(rt, target, [a(rt, L) for a in op[2]], 1)
+                    args = op[2](rt, L)  # a fresh list: it becomes the callee's locals (push(), inline)
+                    pad = procs[target].nlocals - len(args)
+                    if len(stack) >= MAX_DEPTH:
+                        raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{target}`?)")
+                    stack.append([target, 0, args + [None] * pad if pad > 0 else args, 1])
                     break
                 elif kind == RETURN:
                     value = op[1](rt, L) if op[1] is not None else None
@@ -294,7 +311,7 @@ def run(rt: Runtime) -> None:
                 elif kind == EMIT:
                     pc += 1
                     frame[1] = pc
-                    args = [a(rt, L) for a in op[2]]
+                    args = op[2](rt, L)
                     for name in reversed(op[1]):
                         push(rt, name, list(args), 0)
                     break
@@ -321,7 +338,7 @@ def run(rt: Runtime) -> None:
             st.stack.clear()
             st.pending = None
     except _RUNTIME_ERRORS as err:
-        raise _located(err, code, pc) from None
+        raise _located(err, code, getattr(err, "nemesis_pc", pc) if in_block else pc) from None
 
 
 _WAIT = object()
