@@ -465,7 +465,7 @@ def _carry_over(program: Program, after: Any, st: GameState) -> None:
     if not isinstance(after, Game) or after.state.result is None:
         raise RulesError(f"`after` must be a finished Game, got {brief(after) if not isinstance(after, Game) else 'a game still going on'}")
     old = after.state
-    carried = {eid for eid, e in old.entities.items()
+    carried = {eid for eid, e in dict.items(old.entities)
                if e[E_KIND] != "player" and eid in st.entities and st.entities[eid][E_COMP] == e[E_COMP]
                and (e[E_ZONE] is None or e[E_ZONE] in st.zones)}
     for z in st.zones.values():  # the carried entities leave where setup placed them ...

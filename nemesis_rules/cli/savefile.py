@@ -26,7 +26,7 @@ import attrs
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli.common import CliError
 from nemesis_rules.dsl.diagnostics import RulesError, brief
-from nemesis_rules.engine.state import FORMAT_VERSION
+from nemesis_rules.engine.state import FULL_FORMAT as FORMAT_VERSION
 
 SAVE_FORMAT = "nemesis-save/1"
 

@@ -215,7 +215,7 @@ def entities(rt, kind):
     table = rt.state.entities
     made = rt.by_kind.get(kind)
     if made is None or made[0] is not table or made[1] != len(table):
-        made = (table, len(table), tuple(k for k, e in table.items() if e[E_KIND] == kind))
+        made = (table, len(table), tuple(k for k, e in dict.items(table) if e[E_KIND] == kind))
         rt.by_kind[kind] = made
     return made[2]
 

@@ -15,7 +15,8 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
-from nemesis_rules.engine.state import FORMAT_VERSION, GameState, tuplify
+from nemesis_rules.engine.state import FULL_FORMAT as FORMAT_VERSION
+from nemesis_rules.engine.state import GameState, tuplify
 
 MAX_SEED = (1 << 64) - 1
 MAX_VALUE_DEPTH = 32  # lists inside lists in one value (real games go two or three deep)
