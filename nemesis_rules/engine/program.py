@@ -76,3 +76,5 @@ class Program:
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
     # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)
+    # player count -> the setup layout compact saves are written against (savefmt.py), kept once made
+    layouts: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)
