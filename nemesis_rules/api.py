@@ -33,6 +33,7 @@ from nemesis_rules.engine.state import (
     E_KIND,
     E_PROPS,
     E_ZONE,
+    LONG_NUMBER,
     GameState,
     canonical_json,
     digest,
@@ -268,10 +269,14 @@ class Game:
             raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
         data = _parse_save(text)
         sealed = data.pop(DIGEST_KEY, None)
-        state = savecheck.check_state(
-            rules.program, data, players=(rules.players.min, rules.players.max),
-            options={name: tuple(spec.values) for name, spec in rules.options.items()},
-            fingerprint=rules.fingerprint)
+        try:
+            state = _checked_state(rules, data)
+        except savecheck.SaveError:
+            if not LONG_NUMBER.search(text if isinstance(text, str) else text.decode("utf-8")):
+                raise
+            data = _parse_save(text, exact=True)  # the fast parser read a number past 64 bits as a float
+            sealed = data.pop(DIGEST_KEY, None)
+            state = _checked_state(rules, data)
         if verify == "digest":
             if sealed is None:
                 raise RulesError("the save has no integrity digest (`_digest`): it was not written by "
@@ -464,7 +469,14 @@ def _carry_over(program: Program, after: Any, st: GameState) -> None:
 VERIFY_MODES = ("digest", "replay", "structure")
 
 
-def _parse_save(text: Any) -> dict[str, Any]:
+def _checked_state(rules: Ruleset, data: dict[str, Any]) -> GameState:
+    return savecheck.check_state(
+        rules.program, data, players=(rules.players.min, rules.players.max),
+        options={name: tuple(spec.values) for name, spec in rules.options.items()},
+        fingerprint=rules.fingerprint)
+
+
+def _parse_save(text: Any, exact: bool = False) -> dict[str, Any]:
     """The save's JSON object (json refuses nesting too deep with a RecursionError, cleanly)."""
     if isinstance(text, bytes):
         try:
@@ -474,7 +486,7 @@ def _parse_save(text: Any) -> dict[str, Any]:
     if not isinstance(text, str):
         raise RulesError(f"not a saved game: expected JSON text, got {type(text).__name__}")
     try:
-        data = parse_json(text)
+        data = parse_json(text, exact)
     except (ValueError, RecursionError) as err:
         raise RulesError(f"not a saved game: {err}") from None
     if not isinstance(data, dict):

@@ -332,3 +332,12 @@ def test_a_save_reformatted_keeps_its_seal(toy_rules) -> None:
     pretty = json.dumps(json.loads(game.to_json()), indent=2) + "\n"
     assert Game.from_json(toy_rules, pretty).state == game.state
     assert Game.from_json(toy_rules, game.to_json() + "\n").state == game.state
+
+
+def test_integers_past_64_bits_round_trip(toy_rules) -> None:
+    """orjson reads them as floats: the loader reads such a save again with json."""
+    game = Game.new(toy_rules, players=2, seed=3)
+    game.state.forced.append(1 << 70)
+    game.state.log.append({"msg": "x", "args": {"n": -(1 << 80)}, "to": None})
+    assert Game.from_json(toy_rules, game.to_json()).state == game.state
+    assert Game.from_json(toy_rules, game.state.to_json()).state == game.state

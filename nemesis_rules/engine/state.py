@@ -251,7 +251,7 @@ class GameState:
             rng=data["rng"],
             stack=[[f[0], f[1], [tuplify(v) for v in f[2]], f[3]] for f in data["stack"]],
             pending=tuplify(data["pending"]),
-            log=[tuplify(entry) for entry in data["log"]],
+            log=_log(data["log"]),
             result=tuplify(data["result"]),
             next_id=data["next_id"],
             forced=[tuplify(v) for v in data["forced"]],
@@ -276,13 +276,14 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-_LONG_NUMBER = re.compile(r"-?[0-9]{19,}")
+LONG_NUMBER = re.compile(r"[0-9]{19}")  # where orjson may read an integer past 64 bits as a float
 
 
-def parse_json(text: str) -> Any:
-    """JSON text read with orjson, or with json where orjson would read an integer past 64 bits as
-    a float (json raises ValueError or RecursionError on bad text, orjson a ValueError)."""
-    if orjson is None or any(not -(1 << 63) <= int(m) < 1 << 64 for m in _LONG_NUMBER.findall(text)):
+def parse_json(text: str, exact: bool = False) -> Any:
+    """JSON text read with orjson, or with json when `exact` (orjson reads an integer past 64 bits
+    as a float, which the save checks refuse: read such a text again with exact=True). Bad text
+    raises ValueError (or RecursionError from json)."""
+    if orjson is None or exact:
         return json.loads(text)
     return orjson.loads(text)
 
@@ -299,6 +300,18 @@ def digest(body: str) -> str:
 
 
 _FLAT = frozenset({str, int, bool, float, type(None)})
+
+
+def _log(entries: list[dict]) -> list[dict]:
+    """Parsed log entries with their lists made tuples, in place (most have none)."""
+    for entry in entries:
+        if entry["to"] is not None:
+            entry["to"] = tuple(entry["to"])
+        args = entry["args"]
+        for key, value in args.items():
+            if type(value) is list:
+                args[key] = tuplify(value)
+    return entries
 
 
 def tuplify(value: Any) -> Any:
