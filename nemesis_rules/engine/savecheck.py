@@ -15,7 +15,7 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine import limits, savefmt, vm
 from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
-from nemesis_rules.engine.state import E_COMP, E_KIND, E_ZONE, FULL_FORMAT, GameState, tuplify
+from nemesis_rules.engine.state import FULL_FORMAT, GameState, tuplify
 
 MAX_SEED = (1 << 64) - 1
 MAX_VALUE_DEPTH = 32  # lists inside lists in one value (real games go two or three deep)
@@ -207,8 +207,8 @@ def _check_compact(program: Program, data: dict, players: int) -> list[str]:
             raise fail(f"made[{i}]", f"`{eid}` is a starting entity")
         last = _check_made(f"made[{i}] `{brief(eid)}`", eid, eid.partition("#")[0], program, last, data["next_id"])
     ids = [*base.ids, *made]
-    comps = [r[E_COMP] for r in base.values] + [e.partition("#")[0] for e in made]
-    kinds = [r[E_KIND] for r in base.values] + [program.templates[c][0] for c in comps[len(base.ids):]]
+    comps = base.comps + [e.partition("#")[0] for e in made]
+    kinds = base.kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
     _numbers("face", data["face"], len(ids))
     props = need("props", data["props"], list, "a list of [entity, props]")
     _numbers("props", [row[0] if type(row) is list and len(row) == 2 else None for row in props], len(ids))
@@ -252,9 +252,9 @@ def _check_compact_zones(program: Program, zones: Any, base: savefmt.Layout, ids
         twice = next(i for i in listed if listed.count(i) > 1)
         raise fail(f"entity `{ids[twice]}`", "lies in two zones")
     # an entity listed here must not still lie where setup put it, in a zone the save leaves alone
-    first = {base.values[i][E_ZONE] for i in listed if i < n0}
-    if stray := sorted(z for z in first if z is not None and z not in zones):
-        i = next(i for i in listed if i < n0 and base.values[i][E_ZONE] == stray[0])
+    first = base.first_zones + [None] * (len(ids) - n0)
+    if stray := sorted(z for z in set(map(first.__getitem__, listed)) if z is not None and z not in zones):
+        i = next(i for i in listed if first[i] == stray[0])
         raise fail(f"entity `{ids[i]}`", f"lies in both {stray[0]} and another zone")
 
 
@@ -316,6 +316,7 @@ def _check_marks(data: dict, ids: set[str], players: int) -> None:
 
 _LOG_KEYS = {"msg": 0, "args": 0, "to": 0}.keys()
 _PLAIN = frozenset({str, bool, type(None)})  # values that need no closer look
+_PLAIN_INT = _PLAIN | {int}
 
 
 def _check_log(log: Any, players: int) -> None:
@@ -324,7 +325,8 @@ def _check_log(log: Any, players: int) -> None:
         # the common entry, checked without building messages: args of plain values, to everyone
         if (type(entry) is dict and entry.keys() == _LOG_KEYS and type(entry["msg"]) is str
                 and entry["to"] is None and type(args := entry["args"]) is dict
-                and all(type(v) in _PLAIN or type(v) is int and -MAX_INT < v < MAX_INT for v in args.values())):
+                and ((types := set(map(type, args.values()))) <= _PLAIN or types <= _PLAIN_INT and all(
+                    -MAX_INT < v < MAX_INT for v in args.values() if type(v) is int))):
             continue
         where = f"log[{i}]"
         if not (isinstance(entry, dict) and set(entry) == {"msg", "args", "to"}):

@@ -20,7 +20,7 @@ the checks then refuse with a message naming the fault.
 
 from __future__ import annotations
 
-from itertools import chain, compress, count
+from itertools import chain, compress, count, repeat
 from operator import itemgetter, ne
 from typing import Any
 
@@ -43,7 +43,8 @@ from nemesis_rules.engine.state import (
 )
 
 FORMAT_VERSION = 3  # 3: the compact save; 2: the full form (still read)
-_zone_of = itemgetter(E_ZONE)
+_zone_of, _comp_of, _kind_of = itemgetter(E_ZONE), itemgetter(E_COMP), itemgetter(E_KIND)
+_face_of, _props_of = itemgetter(E_FACE), itemgetter(E_PROPS)
 FIELDS = ("format", "players", "seed", "options", "ruleset", "made", "zones", "face", "props", "counters",
           "rng", "stack", "pending", "log", "result", "next_id", "forced", "moves", "explicit_chance",
           "public", "known", "ask_forced")
@@ -58,6 +59,13 @@ class Layout:
     records: Entities  # id -> record as setup leaves it (only ever shared, never changed)
     values: list[list]  # the records in order
     zones: Zones  # zone -> members as setup leaves them (likewise)
+    zone_names: list[str]  # the zones in order
+    members: list[list[str]]  # their members, in that order
+    kinds: list[str]  # per entity number: its kind, component and setup zone
+    comps: list[str]
+    first_zones: list[str | None]
+    faces: list[bool]
+    props: list[dict]
 
 
 def place_components(program: Program, st: GameState) -> None:
@@ -91,9 +99,11 @@ def layout(program: Program, players: int) -> Layout:
     if found is None:
         st = GameState(players, 0, {}, "")
         place_components(program, st)
-        ids = tuple(st.entities)
+        ids, values = tuple(st.entities), list(st.entities.values())
         found = program.layouts[players] = Layout(
-            ids, {eid: i for i, eid in enumerate(ids)}, st.entities, list(st.entities.values()), st.zones)
+            ids, {eid: i for i, eid in enumerate(ids)}, st.entities, values, st.zones, list(st.zones),
+            list(st.zones.values()), [r[E_KIND] for r in values], [r[E_COMP] for r in values],
+            [r[E_ZONE] for r in values], [r[E_FACE] for r in values], [r[E_PROPS] for r in values])
     return found
 
 
@@ -113,20 +123,25 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
         return None
     made = keys[n0:]
     index = base.index if not made else {**base.index, **{eid: n0 + j for j, eid in enumerate(made)}}
-    face: list[int] = []
+    comps, kinds, faces, printed = base.comps[:], base.kinds[:], base.faces[:], base.props[:]
+    for eid in made:
+        comp = eid.partition("#")[0]
+        if comp not in program.templates:
+            return None
+        kind, props, face = program.templates[comp]
+        comps.append(comp), kinds.append(kind), faces.append(face), printed.append(props)
+    if list(map(_comp_of, values)) != comps or list(map(_kind_of, values)) != kinds:
+        return None
+    # C loops find the few entities that differ; Python looks only at those
+    face = list(compress(count(), map(ne, map(_face_of, values), faces)))
+    now = list(map(_props_of, values))
     props: list[list] = []
-    changed = list(compress(count(), map(ne, values, base.values)))  # starting entities not as set up
-    for i in changed:
-        if not _diff(i, values[i], base.values[i], face, props):
-            return None
-    for j, eid in enumerate(made, n0):
-        comp = values[j][E_COMP]
-        template = program.templates.get(comp)
-        if template is None or eid.partition("#")[0] != comp:
-            return None
-        if not _diff(j, values[j], [template[0], None, template[1], template[2], comp], face, props):
-            return None
-    zones = _zones(program, st, base, index, keys, values, made, changed)
+    for i in compress(count(), map(ne, now, printed)):
+        mine, theirs = now[i], printed[i]
+        if not theirs.keys() <= mine.keys():
+            return None  # a prop deleted by hand
+        props.append([i, {k: v for k, v in mine.items() if k not in theirs or theirs[k] != v}])
+    zones = _zones(program, st, base, index, values, n0)
     if zones is None:
         return None
     return {
@@ -141,48 +156,37 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
     }
 
 
-def _diff(i: int, ent: list, was: list, face: list[int], props: list[list]) -> bool:
-    """Note entity i's face and props where they differ from `was` (False: it cannot be said)."""
-    if ent[E_KIND] != was[E_KIND] or ent[E_COMP] != was[E_COMP]:
-        return False
-    if ent[E_FACE] != was[E_FACE]:
-        face.append(i)
-    now, printed = ent[E_PROPS], was[E_PROPS]
-    if now != printed:
-        if any(k not in now for k in printed):
-            return False
-        props.append([i, {k: v for k, v in now.items() if k not in printed or printed[k] != v}])
-    return True
-
-
-def _zones(program: Program, st: GameState, base: Layout, index: dict[str, int], keys: list[str],
-           values: list[list], made: list[str], changed: list[int]) -> dict[str, list[int]] | None:
+def _zones(program: Program, st: GameState, base: Layout, index: dict[str, int], values: list[list],
+           n0: int) -> dict[str, list[int]] | None:
     """The zones that differ from the layout, by entity number; None when the zones and the
     entities' own zone fields disagree (the compact form keeps only the zones' lists)."""
-    was = base.zones
-    own_zones = sum(len(program.kind_zones.get(values[j][E_KIND], ())) for j in range(len(base.ids), len(values)))
-    if len(st.zones) != len(was) + own_zones or not was.keys() <= st.zones.keys():
-        return None
+    nz = len(base.zone_names)
+    made = list(dict.keys(st.entities))[n0:]
+    names = base.zone_names + [f"{z}@{eid}" for j, eid in enumerate(made, n0)
+                               for z in program.kind_zones.get(values[j][E_KIND], ())]
+    members = list(map(dict.get, repeat(st.zones), names))  # in the layout's order, whatever the state's
+    if len(names) != len(st.zones) or None in members:
+        return None  # zones added or lost by hand (a game only ever adds those of the entities it makes)
+    changed = [*compress(range(nz), map(ne, members, base.members)), *range(nz, len(names))]
     out: dict[str, list[int]] = {}
-    for name, members in dict.items(st.zones):
-        before = dict.get(was, name)
-        if members == before or (before is None and not members):
+    for z in changed:
+        if not members[z] and z >= nz:
             continue
         try:
-            numbers = out[name] = list(map(index.__getitem__, members))
+            numbers = out[names[z]] = list(map(index.__getitem__, members[z]))
         except (KeyError, TypeError):
             return None
-        if list(map(_zone_of, map(values.__getitem__, numbers))) != [name] * len(numbers):
+        if list(map(_zone_of, map(values.__getitem__, numbers))) != [names[z]] * len(numbers):
             return None  # a member whose field names another zone
     listed = list(chain.from_iterable(out.values()))
-    if len(set(listed)) != len(listed) or sum(map(out.__contains__, map(_zone_of, values))) != len(listed):
+    fields = list(map(_zone_of, values))
+    if len(set(listed)) != len(listed) or sum(map(out.__contains__, fields)) != len(listed):
         return None  # listed twice, or a field naming a zone that does not list it
     # a field outside the changed zones must name the zone setup put it in (which still lists it),
     # and an entity in no zone must not lie where setup put it either
-    n0 = len(base.ids)
-    for i in [*changed, *range(n0, len(values))]:
-        zone, first = values[i][E_ZONE], base.values[i][E_ZONE] if i < n0 else None
-        if zone != first and zone not in out and (zone is not None or first not in out):
+    first = base.first_zones + [None] * (len(values) - n0)
+    for i in compress(count(), map(ne, fields, first)):
+        if fields[i] not in out and (fields[i] is not None or first[i] not in out):
             return None
     return out
 
