@@ -114,9 +114,9 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     _check_marks(data, set(ids), n)
     _check_log(data["log"], n)
     _check_list("forced", data["forced"], check_value)
-    _check_list("moves", data["moves"], lambda w, v: need_int(w, v, 0, MAX_INT))
+    _check_indices("moves", data["moves"])
     if data["explicit_chance"]:
-        _check_list("chances", data.get("chances", []), lambda w, v: need_int(w, v, 0, MAX_INT))
+        _check_indices("chances", data.get("chances", []))
     _check_result(data["result"], n)
     if "prior" in data:
         _check_prior(data["prior"])
@@ -140,6 +140,13 @@ def _check_prior(prior: Any) -> None:
         need(f"prior.players[{i}]", props, dict, "an object")
         for key, value in props.items():
             check_value(f"prior.players[{i}].{key}", value)
+
+
+def _check_indices(where: str, v: Any) -> None:
+    """Option indices (a game holds hundreds: looked at in bulk, one by one only to name a fault)."""
+    need(where, v, list, "a list")
+    if v and not (set(map(type, v)) == {int} and min(v) >= 0 and max(v) <= MAX_INT):
+        _check_list(where, v, lambda w, x: need_int(w, x, 0, MAX_INT))
 
 
 def _check_list(where: str, v: Any, item) -> None:

@@ -205,17 +205,19 @@ def decode(program: Program, data: dict[str, Any]) -> GameState:
         for z in kind_zones.get(kind, ()):
             zones[f"{z}@{eid}"] = []
     ids = base.ids + tuple(data["made"])
+    came: dict[str, str] = {}
     left: set[str] = set()
-    placed: set[str] = set()
     for name, numbers in data["zones"].items():  # set operations, so that only what moved costs
         members = zones[name] = list(map(ids.__getitem__, numbers))
-        now, before = set(members), dict.get(base.zones, name, ())
-        placed |= now
-        left.update(set(before) - now)
-        for e in now.difference(before):
-            entities[e][E_ZONE] = name
-    for e in left - placed:
-        entities[e][E_ZONE] = None
+        now, before = set(members), set(dict.get(base.zones, name, ()))
+        left |= before - now
+        came.update(dict.fromkeys(now - before, name))
+    # each moved entity gets its own copy of its record (what `Records` would do on access)
+    raw = dict.__getitem__
+    fresh = {e: [r[0], z, dict(r[2]), r[3], r[4]]
+             for e, z in chain(came.items(), zip(left - came.keys(), repeat(None))) for r in (raw(entities, e),)}
+    dict.update(entities, fresh)
+    entities.owned.update(fresh)
     for i in data["face"]:
         ent = entities[ids[i]]
         ent[E_FACE] = not ent[E_FACE]
