@@ -45,6 +45,7 @@ from nemesis_rules.engine.state import (
 FORMAT_VERSION = 3  # 3: the compact save; 2: the full form (still read)
 _zone_of, _comp_of, _kind_of = itemgetter(E_ZONE), itemgetter(E_COMP), itemgetter(E_KIND)
 _face_of, _props_of = itemgetter(E_FACE), itemgetter(E_PROPS)
+_FLAT = {str, int, bool, type(None)}
 FIELDS = ("format", "players", "seed", "options", "ruleset", "made", "zones", "face", "props", "counters",
           "rng", "stack", "pending", "log", "result", "next_id", "forced", "moves", "explicit_chance",
           "public", "known", "ask_forced")
@@ -207,8 +208,10 @@ def decode(program: Program, data: dict[str, Any]) -> GameState:
     ids = base.ids + tuple(data["made"])
     came: dict[str, str] = {}
     left: set[str] = set()
-    for name, numbers in data["zones"].items():  # set operations, so that only what moved costs
-        members = zones[name] = list(map(ids.__getitem__, numbers))
+    lists = {name: list(map(ids.__getitem__, numbers)) for name, numbers in data["zones"].items()}
+    dict.update(zones, lists)
+    zones.owned.update(lists)
+    for name, members in lists.items():  # set operations, so that only what moved costs
         now, before = set(members), set(dict.get(base.zones, name, ()))
         left |= before - now
         came.update(dict.fromkeys(now - before, name))
@@ -222,5 +225,5 @@ def decode(program: Program, data: dict[str, Any]) -> GameState:
         ent = entities[ids[i]]
         ent[E_FACE] = not ent[E_FACE]
     for i, changed in data["props"]:
-        entities[ids[i]][E_PROPS].update(tuplify(changed))
+        entities[ids[i]][E_PROPS].update(changed if set(map(type, changed.values())) <= _FLAT else tuplify(changed))
     return GameState.from_dict(data, entities, zones)
