@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from nemesis_rules.dsl.diagnostics import (
     brief,
     did_you_mean,
 )
-from nemesis_rules.engine import rng, savecheck, vm
+from nemesis_rules.engine import rng, savecheck, savefmt, vm
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import (
@@ -34,9 +33,11 @@ from nemesis_rules.engine.state import (
     E_KIND,
     E_PROPS,
     E_ZONE,
+    LONG_NUMBER,
     GameState,
     canonical_json,
     digest,
+    parse_json,
 )
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset import cache as ruleset_cache
@@ -228,7 +229,7 @@ class Game:
         state.rng = rng.seed_state(seed)
         state.explicit_chance = bool(explicit_chance)
         state.ask_forced = bool(ask_forced)
-        _place_components(rules.program, state)
+        savefmt.place_components(rules.program, state)
         if after is not None:
             _carry_over(rules.program, after, state)
         game = cls(rules, state)
@@ -268,10 +269,14 @@ class Game:
             raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
         data = _parse_save(text)
         sealed = data.pop(DIGEST_KEY, None)
-        state = savecheck.check_state(
-            rules.program, data, players=(rules.players.min, rules.players.max),
-            options={name: tuple(spec.values) for name, spec in rules.options.items()},
-            fingerprint=rules.fingerprint)
+        try:
+            state = _checked_state(rules, data)
+        except savecheck.SaveError:
+            if not LONG_NUMBER.search(text if isinstance(text, str) else text.decode("utf-8")):
+                raise
+            data = _parse_save(text, exact=True)  # the fast parser read a number past 64 bits as a float
+            sealed = data.pop(DIGEST_KEY, None)
+            state = _checked_state(rules, data)
         if verify == "digest":
             if sealed is None:
                 raise RulesError("the save has no integrity digest (`_digest`): it was not written by "
@@ -286,8 +291,8 @@ class Game:
         return Game(self.rules, self.state.clone())
 
     def to_json(self) -> str:
-        """Canonical JSON: equal states give equal text."""
-        return self.state.to_json()
+        """The compact save (docs/saves.md), canonical JSON: equal states give equal text."""
+        return savefmt.encode(self.rules.program, self.state)
 
     # ---- playing ----
     @property
@@ -436,36 +441,12 @@ def _options(rules: Ruleset, given: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _place_components(program: Program, st: GameState) -> None:
-    for i in range(st.players):
-        pid = program.player_ids[i]
-        st.entities[pid] = ["player", None, {}, True, "player"]
-        for z in program.kind_zones.get("player", ()):
-            st.zones[f"{z}@{pid}"] = []
-    for name, per in program.zone_per.items():
-        if per is None:
-            st.zones[name] = []
-    for eid, cid, _ in program.initial:
-        kind, props, face = program.templates[cid]
-        st.entities[eid] = [kind, None, dict(props), face, cid]
-        for z in program.kind_zones.get(kind, ()):
-            st.zones[f"{z}@{eid}"] = []
-    for eid, _, zone in program.initial:
-        if zone is None:
-            continue
-        if zone not in st.zones:
-            raise RulesError(f"component {eid} starts in zone {zone!r}, which this game does not have")
-        st.zones[zone].append(eid)
-        st.entities[eid][1] = zone
-    st.counters = {name: c[2] for name, c in program.counters.items()}
-
-
 def _carry_over(program: Program, after: Any, st: GameState) -> None:
     """Start `st` from the final state of the finished game `after` (Game.new(after=...))."""
     if not isinstance(after, Game) or after.state.result is None:
         raise RulesError(f"`after` must be a finished Game, got {brief(after) if not isinstance(after, Game) else 'a game still going on'}")
     old = after.state
-    carried = {eid for eid, e in old.entities.items()
+    carried = {eid for eid, e in dict.items(old.entities)
                if e[E_KIND] != "player" and eid in st.entities and st.entities[eid][E_COMP] == e[E_COMP]
                and (e[E_ZONE] is None or e[E_ZONE] in st.zones)}
     for z in st.zones.values():  # the carried entities leave where setup placed them ...
@@ -488,7 +469,14 @@ def _carry_over(program: Program, after: Any, st: GameState) -> None:
 VERIFY_MODES = ("digest", "replay", "structure")
 
 
-def _parse_save(text: Any) -> dict[str, Any]:
+def _checked_state(rules: Ruleset, data: dict[str, Any]) -> GameState:
+    return savecheck.check_state(
+        rules.program, data, players=(rules.players.min, rules.players.max),
+        options={name: tuple(spec.values) for name, spec in rules.options.items()},
+        fingerprint=rules.fingerprint)
+
+
+def _parse_save(text: Any, exact: bool = False) -> dict[str, Any]:
     """The save's JSON object (json refuses nesting too deep with a RecursionError, cleanly)."""
     if isinstance(text, bytes):
         try:
@@ -498,7 +486,7 @@ def _parse_save(text: Any) -> dict[str, Any]:
     if not isinstance(text, str):
         raise RulesError(f"not a saved game: expected JSON text, got {type(text).__name__}")
     try:
-        data = json.loads(text)
+        data = parse_json(text, exact)
     except (ValueError, RecursionError) as err:
         raise RulesError(f"not a saved game: {err}") from None
     if not isinstance(data, dict):

@@ -172,7 +172,8 @@ def test_corrupt_saves_are_refused(toy_rules) -> None:
     game = Game.new(toy_rules, players=2, seed=3)
     data = json.loads(game.to_json())
     data["stack"][0][0] = "no_such_proc"
-    for text in ("", "{}", "[1]", json.dumps(data), game.to_json().replace('"format":2', '"format":7')):
+    for text in ("", "{}", "[1]", json.dumps(data), game.to_json().replace('"format":3', '"format":7'),
+                 game.state.to_json().replace('"format":2', '"format":7')):
         with pytest.raises(RulesError):
             Game.from_json(toy_rules, text)
 

@@ -4,6 +4,7 @@ the replay check, with the issue's examples and generated edits and bit flips of
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -12,9 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nemesis_rules import Game, RulesError
+from nemesis_rules import Game, RulesError, load_ruleset
 from nemesis_rules.cli import savefile
 from nemesis_rules.cli.main import main
+from nemesis_rules.engine import savefmt
 from nemesis_rules.engine.state import DIGEST_KEY, canonical_json
 from tests.conftest import TOY
 
@@ -71,15 +73,25 @@ def test_an_explicit_chance_game_replays_its_chance_outcomes(toy_rules) -> None:
 
 
 def _hand_swap(data: dict) -> bool:
-    """The issue's example: another seat's hand card moved into mine, its zone field fixed."""
+    """The issue's example: another seat's hand card moved into mine (and, in the full form, its
+    zone field fixed; the compact save has none: the zone that lists an entity is its zone)."""
     hands = [k for k, v in data["zones"].items() if k.startswith("hand@") and v]
     if len(hands) < 1:
         return False
     theirs = hands[0]
-    mine = next(k for k in data["zones"] if k.startswith("hand@") and k != theirs)
+    mine = next(f"hand@player{i}" for i in range(1, 4) if f"hand@player{i}" != theirs)
     card = data["zones"][theirs].pop(0)
-    data["zones"][mine].append(card)
-    next(e for e in data["entities"] if e[0] == card)[2] = mine
+    data["zones"].setdefault(mine, []).append(card)
+    if "entities" in data:
+        next(e for e in data["entities"] if e[0] == card)[2] = mine
+    return True
+
+
+def _in_two_zones(data: dict) -> bool:
+    first = next(iter(data["zones"]))
+    other = next(z for z in ("deck", "discard", "bag") if z != first)
+    entity = data["entities"][0][0] if "entities" in data else data["zones"][first][0]
+    data["zones"].setdefault(other, []).append(entity)
     return True
 
 
@@ -91,8 +103,9 @@ EDITS = {
     "empty stack": lambda d: d.update(stack=[]) or True,
     "counter out of bounds": lambda d: bool(d["counters"]) and d["counters"].update(
         {next(iter(d["counters"])): 10**6}) is None,
-    "entity in two zones": lambda d: d["zones"][next(iter(d["zones"]))].append(d["entities"][0][0]) or True,
-    "unknown entity in a zone": lambda d: d["zones"][next(iter(d["zones"]))].append("ghost#1") or True,
+    "entity in two zones": _in_two_zones,
+    "unknown entity in a zone": lambda d: d["zones"][next(iter(d["zones"]))].append(
+        "ghost#1" if "entities" in d else 999) or True,
     "frame step past the end": lambda d: d["stack"][-1].__setitem__(1, 10**6) or True,
     "frame step moved": lambda d: d["stack"][-1].__setitem__(1, d["stack"][-1][1] - 1) or True,
     "pending options forged": lambda d: d["pending"].update(options=["x"]) or True,
@@ -107,13 +120,60 @@ EDITS = {
 }
 
 
+def _number(data: dict, eid: str) -> int:
+    """An entity's number in a compact save of the toy game (its place in the setup layout)."""
+    return savefmt.layout(load_ruleset(TOY).program, data["players"]).index[eid]
+
+
+COMPACT_EDITS = {  # the fields only the compact save has (engine/savefmt.py)
+    "zone that does not exist": lambda d: d["zones"].update({"nowhere": [0]}) or True,
+    "zone lists a string": lambda d: d["zones"].update(deck=["player1"]) or True,
+    "entity still in its setup zone too": lambda d: "bag" not in d["zones"] and d["zones"]["discard"].append(
+        _number(d, "gem#1")) is None,
+    "face not increasing": lambda d: d.update(face=[3, 1]) or True,
+    "face out of range": lambda d: d.update(face=[10**4]) or True,
+    "props for a missing entity": lambda d: d["props"].append([10**4, {"pos": 1}]) or True,
+    "props not an object": lambda d: d.update(props=[[0, [1]]]) or True,
+    "a prop the kind lacks": lambda d: d["props"][0][1].update(wings=3) or True,
+    "a float prop": lambda d: d["props"][0][1].update(pos=1.5) or True,
+    "made with a bad id": lambda d: d.update(made=["gem"], next_id=1) or True,
+    "made past next_id": lambda d: d.update(made=["gem#4"], next_id=1) or True,
+    "full-form field in a compact save": lambda d: d.update(entities=[]) or True,
+}
 CONSISTENT = ("hand swap", "forged result")  # well formed: only the digest or the replay catch them
 
 
-@pytest.mark.parametrize("name", sorted(set(EDITS) - set(CONSISTENT)))
-def test_malformed_edits_are_refused_even_when_resealed(toy_rules, name: str) -> None:
+def _saves(game: Game) -> dict[str, str]:
+    """The game as each save format writes it: compact (to_json) and the full form (format 2)."""
+    return {"compact": game.to_json(), "full": game.state.to_json()}
+
+
+@pytest.mark.parametrize("form", ["compact", "full"])
+def test_both_formats_round_trip_in_every_mode(toy_rules, form: str) -> None:
     game = _midgame(toy_rules)
-    data = json.loads(game.to_json())
+    text = _saves(game)[form]
+    assert json.loads(text)["format"] == {"compact": 3, "full": 2}[form]
+    for mode in ("digest", "structure", "replay"):
+        loaded = Game.from_json(toy_rules, text, verify=mode)
+        assert loaded.state == game.state and loaded.to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("name", sorted(COMPACT_EDITS))
+def test_malformed_compact_fields_are_refused(toy_rules, name: str) -> None:
+    data = json.loads(_midgame(toy_rules).to_json())
+    assert COMPACT_EDITS[name](data)
+    with pytest.raises(RulesError):
+        Game.from_json(toy_rules, json.dumps(data))
+    for mode in ("digest", "structure"):
+        with pytest.raises(RulesError, match="bad save"):
+            Game.from_json(toy_rules, _reseal(data), verify=mode)
+
+
+@pytest.mark.parametrize("form", ["compact", "full"])
+@pytest.mark.parametrize("name", sorted(set(EDITS) - set(CONSISTENT)))
+def test_malformed_edits_are_refused_even_when_resealed(toy_rules, name: str, form: str) -> None:
+    game = _midgame(toy_rules)
+    data = json.loads(_saves(game)[form])
     assert EDITS[name](data)
     plain = json.dumps(data)
     for text, mode in ((plain, "digest"), (_reseal(data), "digest"), (_reseal(data), "replay")):
@@ -121,9 +181,10 @@ def test_malformed_edits_are_refused_even_when_resealed(toy_rules, name: str) ->
             Game.from_json(toy_rules, text, verify=mode)
 
 
+@pytest.mark.parametrize("form", ["compact", "full"])
 @pytest.mark.parametrize("name", CONSISTENT)
-def test_consistent_forgeries_need_the_digest_or_the_replay(toy_rules, name: str) -> None:
-    data = json.loads(_midgame(toy_rules).to_json())
+def test_consistent_forgeries_need_the_digest_or_the_replay(toy_rules, name: str, form: str) -> None:
+    data = json.loads(_saves(_midgame(toy_rules))[form])
     EDITS[name](data)
     Game.from_json(toy_rules, json.dumps(data), verify="structure")  # well formed, so structure passes
     with pytest.raises(RulesError, match="changed after it was written"):
@@ -134,7 +195,7 @@ def test_consistent_forgeries_need_the_digest_or_the_replay(toy_rules, name: str
 
 @pytest.mark.parametrize("text", [
     "[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000, "", "{}", "[1]", "null",
-    b"\xff\xfe", '{"format": 2}', '{"format": 2, "seed": ' + "9" * 5000 + "}", 42,
+    b"\xff\xfe", '{"format": 2}', '{"format": 3}', '{"format": 3, "made": 5}', '{"format": 2, "seed": ' + "9" * 5000 + "}", 42,
 ])
 def test_malformed_texts_are_refused_cleanly(toy_rules, text) -> None:
     with pytest.raises(RulesError):
@@ -272,3 +333,30 @@ def test_a_save_reformatted_keeps_its_seal(toy_rules) -> None:
     pretty = json.dumps(json.loads(game.to_json()), indent=2) + "\n"
     assert Game.from_json(toy_rules, pretty).state == game.state
     assert Game.from_json(toy_rules, game.to_json() + "\n").state == game.state
+
+
+def test_integers_past_64_bits_round_trip(toy_rules) -> None:
+    """orjson reads them as floats: the loader reads such a save again with json."""
+    game = Game.new(toy_rules, players=2, seed=3)
+    game.state.forced.append(1 << 70)
+    game.state.log.append({"msg": "x", "args": {"n": -(1 << 80)}, "to": None})
+    assert Game.from_json(toy_rules, game.to_json()).state == game.state
+    assert Game.from_json(toy_rules, game.state.to_json()).state == game.state
+
+
+def test_a_base_game_round_trips_at_every_decision() -> None:
+    """The printed board, every decision (mid-procedure frames included): the compact save loads
+    back to the same state and the same text, and is a fraction of the full form."""
+    rules = load_ruleset("base")
+    game = Game.new(rules, players=3, seed=2)
+    rnd = random.Random(2)
+    for step in itertools.count():
+        if game.over:
+            break
+        text = game.to_json()
+        loaded = Game.from_json(rules, text)
+        assert loaded.state == game.state and loaded.to_json() == text
+        if step % 25 == 0:
+            assert json.loads(text)["format"] == 3 and len(text) < len(game.state.to_json()) / 3
+        game.apply(rnd.randrange(len(game.decision.options)))
+    assert Game.from_json(rules, game.to_json()).state == game.state

@@ -193,7 +193,7 @@ def _bench_states(rules: Ruleset, players: int) -> None:
     print(f"  clone(): {_us(clone)} per state; JSON round trip (to_json + from_json): {_us(trip)} per state "
           f"(medians over {len(sample)} states)")
     print(f"  mid-game state: {len(middle.to_json().encode()):,} bytes of JSON "
-          f"(after {len(middle.state.moves)} decisions)")
+          f"(after {len(middle.state.moves)} decisions; the full form: {len(middle.state.to_json().encode()):,})")
 
 
 def _per_call(fn: Callable[[], object], repeat: int = 20) -> float:

@@ -55,7 +55,7 @@ def replay(rules: Ruleset, saved: Saved, show: bool = False) -> int:
             return _differs(problem)
         if pause:
             input("  (Enter for the next step) ")
-    if state_hash(game) != saved.final:
+    if state_hash(game, saved.final_form) != saved.final:
         return _differs(f"step {len(saved.moves)} (the end): the final state differs from the saved one")
     print(f"replay ok: {len(saved.moves)} moves reproduce the saved game ({_outcome(game)})")
     return common.EXIT_OK

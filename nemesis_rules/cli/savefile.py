@@ -8,9 +8,11 @@ A save file is JSON:
      "moves": [option index, ...], "steps": [hash after each move, ...],
      "final": "<sha256 of the final to_json()>", "checksum": "<sha256 of the rest>"}
 
-`checksum` catches a file changed by hand (it is a seal, not a signature). A bare `to_json()`
-state (which holds its seed, options and moves) is read too; its modules come from `--modules`
-or from the ruleset fingerprint's module ids.
+`checksum` catches a file changed by hand (it is a seal, not a signature). The hashes are of the
+state's full form (`GameState.to_json`, format 2), whatever format `to_json` saves in, so files
+written before the compact save still replay. A bare `to_json()` state (which holds its seed,
+options and moves) is read too, compact or full; its modules come from `--modules` or from the
+ruleset fingerprint's module ids.
 """
 
 from __future__ import annotations
@@ -26,13 +28,16 @@ import attrs
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli.common import CliError
 from nemesis_rules.dsl.diagnostics import RulesError, brief
-from nemesis_rules.engine.state import FORMAT_VERSION
+from nemesis_rules.engine import savefmt
+from nemesis_rules.engine.state import FULL_FORMAT, canonical_json
 
 SAVE_FORMAT = "nemesis-save/1"
 
 
-def state_hash(game: Game) -> str:
-    return hashlib.sha256(game.to_json().encode()).hexdigest()
+def state_hash(game: Game, form: str = "full") -> str:
+    """The SHA-256 of the state's full form (or, with form="compact", of its `to_json()`)."""
+    text = game.state.to_json() if form == "full" else game.to_json()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def step_hash(game: Game) -> str:
@@ -54,6 +59,7 @@ class Saved:
     ruleset: str = ""
     humans: int | None = None
     bots: str | None = None
+    final_form: str = "full"  # what `final` hashes: the full form, or a bare compact to_json()
 
 
 # ---- writing ----
@@ -114,8 +120,10 @@ def read_save(path: str | Path) -> Saved:
     try:
         if doc.get("format") == SAVE_FORMAT:
             return _from_save(path, doc)
-        if doc.get("format") == FORMAT_VERSION and "entities" in doc:
-            return _from_state(doc)
+        if doc.get("format") == FULL_FORMAT and "entities" in doc:
+            return _from_state(doc, "full")
+        if doc.get("format") == savefmt.FORMAT_VERSION and "made" in doc:
+            return _from_state(doc, "compact")
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise CliError(f"{path}: not a save file (missing or bad {error})") from None
     raise CliError(f"{path}: not a save file (format {brief(doc.get('format'))}; "
@@ -155,12 +163,13 @@ def _from_save(path: str | Path, doc: dict[str, Any]) -> Saved:
                  humans=_optional(doc.get("humans"), _int), bots=_optional(doc.get("bots"), _str))
 
 
-def _from_state(doc: dict[str, Any]) -> Saved:
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _from_state(doc: dict[str, Any], form: str) -> Saved:
+    """A bare state: its canonical text (the digest sorts first) is what `to_json` wrote."""
+    text = canonical_json(doc)
     return Saved(modules=None, lang="en", players=_int(doc["players"]), seed=_int(doc["seed"]),
                  options=_options(doc["options"]), moves=_list(doc["moves"], _move),
                  final=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
-                 ruleset=_str(doc["ruleset"]))
+                 ruleset=_str(doc["ruleset"]), final_form=form)
 
 
 def _int(value: Any) -> int:

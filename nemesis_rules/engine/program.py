@@ -83,3 +83,5 @@ class Program:
     seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)
     kind_index: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)
+    # player count -> the setup layout compact saves are written against (savefmt.py), kept once made
+    layouts: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)

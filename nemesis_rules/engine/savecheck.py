@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError, brief
-from nemesis_rules.engine import limits, vm
+from nemesis_rules.engine import limits, savefmt, vm
 from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
-from nemesis_rules.engine.state import FORMAT_VERSION, GameState, tuplify
+from nemesis_rules.engine.state import FULL_FORMAT, GameState, tuplify
 
 MAX_SEED = (1 << 64) - 1
 MAX_VALUE_DEPTH = 32  # lists inside lists in one value (real games go two or three deep)
@@ -82,12 +82,16 @@ def _seats(where: str, v: Any, players: int) -> None:
 # ---- the whole state ----
 def check_state(program: Program, data: Any, *, players: tuple[int, int], options: dict[str, tuple],
                 fingerprint: str) -> GameState:
-    """The GameState a parsed save describes, once every field is checked (SaveError if not)."""
+    """The GameState a parsed save describes, once every field is checked (SaveError if not).
+    It reads the compact save (savefmt.py, format 3) and the full form (format 2)."""
     need("the save", data, dict, "a JSON object")
-    if data.get("format") != FORMAT_VERSION:
-        raise SaveError(f"unsupported save format {brief(data.get('format'))} (this engine reads {FORMAT_VERSION})")
-    allowed = FIELDS | ({"chances"} if data.get("explicit_chance") is True else set()) | ({"prior"} if "prior" in data else set())
-    if missing := sorted(FIELDS - set(data)):
+    compact = data.get("format") == savefmt.FORMAT_VERSION
+    if not compact and data.get("format") != FULL_FORMAT:
+        raise SaveError(f"unsupported save format {brief(data.get('format'))} (this engine reads "
+                        f"{savefmt.FORMAT_VERSION} and {FULL_FORMAT})")
+    fields = set(savefmt.FIELDS) if compact else FIELDS
+    allowed = fields | ({"chances"} if data.get("explicit_chance") is True else set()) | ({"prior"} if "prior" in data else set())
+    if missing := sorted(fields - set(data)):
         raise fail("the save", f"missing {', '.join(missing)}")
     if extra := sorted(set(data) - allowed):
         raise fail("the save", f"unknown field {', '.join(map(brief, extra))}")
@@ -100,21 +104,25 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
         need(key, data[key], bool, "true or false")
     need_int("rng", data["rng"], 0, MAX_SEED)
     need_int("next_id", data["next_id"], 0, MAX_INT)
-    _check_entities(program, data, n)
-    _check_zones(program, data)
+    if compact:
+        ids = _check_compact(program, data, n)
+    else:
+        _check_entities(program, data, n)
+        _check_zones(program, data)
+        ids = [row[0] for row in data["entities"]]
     _check_counters(program, data["counters"])
-    _check_marks(data, n)
+    _check_marks(data, set(ids), n)
     _check_log(data["log"], n)
     _check_list("forced", data["forced"], check_value)
-    _check_list("moves", data["moves"], lambda w, v: need_int(w, v, 0, MAX_INT))
+    _check_indices("moves", data["moves"])
     if data["explicit_chance"]:
-        _check_list("chances", data.get("chances", []), lambda w, v: need_int(w, v, 0, MAX_INT))
+        _check_indices("chances", data.get("chances", []))
     _check_result(data["result"], n)
     if "prior" in data:
         _check_prior(data["prior"])
     _check_stack(program, data["stack"])
     _check_flow(data)
-    state = GameState.from_dict(data)
+    state = savefmt.decode(program, data) if compact else GameState.from_dict(data)
     _check_pending(program, state)
     return state
 
@@ -132,6 +140,13 @@ def _check_prior(prior: Any) -> None:
         need(f"prior.players[{i}]", props, dict, "an object")
         for key, value in props.items():
             check_value(f"prior.players[{i}].{key}", value)
+
+
+def _check_indices(where: str, v: Any) -> None:
+    """Option indices (a game holds hundreds: looked at in bulk, one by one only to name a fault)."""
+    need(where, v, list, "a list")
+    if v and not (set(map(type, v)) == {int} and min(v) >= 0 and max(v) <= MAX_INT):
+        _check_list(where, v, lambda w, x: need_int(w, x, 0, MAX_INT))
 
 
 def _check_list(where: str, v: Any, item) -> None:
@@ -188,6 +203,68 @@ def _check_entities(program: Program, data: dict, players: int) -> None:
                 check_value(f"entity `{eid}`.{name}", value)
 
 
+def _check_compact(program: Program, data: dict, players: int) -> list[str]:
+    """The entity fields of a compact save (savefmt.py); the ids of its entities, in order."""
+    base = savefmt.layout(program, players)
+    made = need("made", data["made"], list, "a list of entity ids")
+    last = 0
+    for i, eid in enumerate(made):
+        need(f"made[{i}]", eid, str, "an entity id")
+        if eid in base.index:
+            raise fail(f"made[{i}]", f"`{eid}` is a starting entity")
+        last = _check_made(f"made[{i}] `{brief(eid)}`", eid, eid.partition("#")[0], program, last, data["next_id"])
+    ids = [*base.ids, *made]
+    comps = base.comps + [e.partition("#")[0] for e in made]
+    kinds = base.kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
+    _numbers("face", data["face"], len(ids))
+    props = need("props", data["props"], list, "a list of [entity, props]")
+    _numbers("props", [row[0] if type(row) is list and len(row) == 2 else None for row in props], len(ids))
+    for i, changed in props:
+        eid, kind = ids[i], kinds[i]
+        need(f"props of `{eid}`", changed, dict, "an object")
+        defaults = program.kind_defaults.get(kind, ())
+        printed = program.templates[comps[i]][1] if kind != "player" else ()
+        for name, value in changed.items():
+            if name not in defaults and name not in printed:
+                raise fail(f"entity `{eid}`", f"a {kind} has no property `{brief(name)}`")
+            if not (value is None or type(value) in (bool, str) or type(value) is int and -MAX_INT < value < MAX_INT):
+                check_value(f"entity `{eid}`.{name}", value)
+    _check_compact_zones(program, data["zones"], base, ids, kinds)
+    return ids
+
+
+def _numbers(where: str, v: Any, total: int) -> None:
+    """Entity numbers in increasing order, each below `total`."""
+    need(where, v, list, "a list of entity numbers")
+    if v and not (set(map(type, v)) == {int} and 0 <= min(v) and max(v) < total):
+        raise fail(where, f"expected entity numbers from 0 to {total - 1}")
+    if v != sorted(set(v)):
+        raise fail(where, "entity numbers must increase")
+
+
+def _check_compact_zones(program: Program, zones: Any, base: savefmt.Layout, ids: list[str],
+                         kinds: list[str]) -> None:
+    need("zones", zones, dict, "an object")
+    n0 = len(base.ids)
+    own = {f"{z}@{ids[i]}" for i in range(n0, len(ids)) for z in program.kind_zones.get(kinds[i], ())}
+    listed: list[int] = []
+    for name, numbers in zones.items():
+        if name not in base.zones and name not in own:
+            raise fail("zones", f"no such zone {brief(name)}")
+        need(f"zones.{name}", numbers, list, "a list of entity numbers")
+        if numbers and not (set(map(type, numbers)) == {int} and 0 <= min(numbers) and max(numbers) < len(ids)):
+            raise fail(f"zones.{name}", f"expected entity numbers from 0 to {len(ids) - 1}")
+        listed += numbers
+    if len(set(listed)) != len(listed):
+        twice = next(i for i in listed if listed.count(i) > 1)
+        raise fail(f"entity `{ids[twice]}`", "lies in two zones")
+    # an entity listed here must not still lie where setup put it, in a zone the save leaves alone
+    first = base.first_zones + [None] * (len(ids) - n0)
+    if stray := sorted(z for z in set(map(first.__getitem__, listed)) if z is not None and z not in zones):
+        i = next(i for i in listed if first[i] == stray[0])
+        raise fail(f"entity `{ids[i]}`", f"lies in both {stray[0]} and another zone")
+
+
 def _check_made(where: str, eid: str, comp: Any, program: Program, last: int, next_id: Any) -> int:
     """An entity made during play is `component#n`, numbered in the order made, up to next_id."""
     if not isinstance(comp, str) or comp not in program.templates:
@@ -233,8 +310,7 @@ def _check_counters(program: Program, counters: Any) -> None:
         need_int(f"counters.{name}", value, lo, hi)
 
 
-def _check_marks(data: dict, players: int) -> None:
-    ids = {row[0] for row in data["entities"]}
+def _check_marks(data: dict, ids: set[str], players: int) -> None:
     public = need("public", data["public"], list, "a list of entities")
     if not all(isinstance(e, str) and e in ids for e in public) or len(set(public)) != len(public):
         raise fail("public", "lists each entity at most once, and only entities")
@@ -245,9 +321,20 @@ def _check_marks(data: dict, players: int) -> None:
         _seats(f"known.{eid}", seats, players)
 
 
+_LOG_KEYS = {"msg": 0, "args": 0, "to": 0}.keys()
+_PLAIN = frozenset({str, bool, type(None)})  # values that need no closer look
+_PLAIN_INT = _PLAIN | {int}
+
+
 def _check_log(log: Any, players: int) -> None:
     need("log", log, list, "a list")
     for i, entry in enumerate(log):
+        # the common entry, checked without building messages: args of plain values, to everyone
+        if (type(entry) is dict and entry.keys() == _LOG_KEYS and type(entry["msg"]) is str
+                and entry["to"] is None and type(args := entry["args"]) is dict
+                and ((types := set(map(type, args.values()))) <= _PLAIN or types <= _PLAIN_INT and all(
+                    -MAX_INT < v < MAX_INT for v in args.values() if type(v) is int))):
+            continue
         where = f"log[{i}]"
         if not (isinstance(entry, dict) and set(entry) == {"msg", "args", "to"}):
             raise fail(where, "expected {msg, args, to}")

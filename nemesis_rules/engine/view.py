@@ -49,7 +49,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
     shown: set[str] = set()
     public = set(st.public)
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
-    for key, members in st.zones.items():
+    for key, members in dict.items(st.zones):  # reads only: no copy of what a clone shares
         level = zone_visible(program, key, seat)
         if level == "none":
             continue
@@ -58,14 +58,14 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
             continue
         listed = []
         for eid in members:
-            ent = st.entities[eid]
+            ent = dict.__getitem__(st.entities, eid)
             if ent[E_FACE] or eid in known:
                 listed.append(eid)
                 shown.add(eid)
             else:
                 listed.append({"face_down": ent[E_KIND]})
         zones[key] = {"size": len(members), "entities": listed}
-    entities = {eid: entity_view(program, ent) for eid, ent in st.entities.items()
+    entities = {eid: entity_view(program, ent) for eid, ent in dict.items(st.entities)
                 if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
     return {
         "seat": seat,
