@@ -14,6 +14,7 @@ run gives a report with `error` set (status ERROR), failed expectations give sta
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,9 @@ from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 
 RUN_UNTIL = ("first_decision", "start")
 TOP_KEYS = ("name", "description", "modules", "lang", "players", "seed", "options", "setup",
-            "position", "chance", "decisions", "expect", "steps")
+            "after", "position", "chance", "decisions", "expect", "steps")
+AFTER_KEYS = ("save", "modules", "players", "seed", "options", "position")
+RANDOM_PLAY_LIMIT = 100_000  # decisions a seeded prior game may take to finish
 STEP_KEYS = ("name", "position", "chance", "decisions", "expect")
 POSITION_KEYS = ("zones", "props", "face", "counters")
 ZONE_FORM_KEYS = ("only", "top", "bottom", "rest")
@@ -111,6 +114,20 @@ class Step:
 
 
 @attrs.frozen
+class After:
+    """The finished game a scenario continues (`after:`): a saved one, or one played here first
+    with seeded random choices; then `position` edits its final state."""
+
+    loc: Loc
+    save: Path | None
+    modules: tuple[str | Path, ...] | None
+    players: int | None
+    seed: int
+    options: dict[str, Any]
+    position: list[Entry]
+
+
+@attrs.frozen
 class Scenario:
     path: Path
     name: str
@@ -122,6 +139,7 @@ class Scenario:
     run_until: str
     steps: tuple[Step, ...]
     loc: Loc
+    after: After | None = None
 
 
 # ---- YAML with lines ----
@@ -206,6 +224,7 @@ def load(path: str | Path) -> Scenario:
         lang=_text(fields.get("lang"), "en"), players=_int(fields.get("players"), 2, "players"),
         seed=_int(fields.get("seed"), 0, "seed"), options=_options(fields.get("options"), loc),
         run_until=_run_until(fields.get("setup"), loc), steps=_steps(top, fields, loc), loc=loc,
+        after=_after(fields.get("after"), path),
     )
 
 
@@ -246,6 +265,10 @@ def _modules(fields: dict[str, Entry], path: Path, loc: Loc) -> tuple[str | Path
     e = fields.get("modules")
     if e is None:
         raise ScenarioError("a scenario needs `modules:`, e.g. `modules: [base]`", loc)
+    return _module_list(e, path)
+
+
+def _module_list(e: Entry, path: Path) -> tuple[str | Path, ...]:
     node = [e.node] if isinstance(e.node, str) else e.node
     found = []
     for item in items(node, e.loc, "`modules`"):
@@ -263,6 +286,31 @@ def _options(e: Entry | None, loc: Loc) -> dict[str, Any]:
     if e is None:
         return {}
     return {str(o.key): plain(o.node, o.loc) for o in entries(e.node, e.loc, "`options`")}
+
+
+def _after(e: Entry | None, path: Path) -> After | None:
+    """`after:` (docs/scenarios.md): `save:` a to_json() file, or a seeded game's players, seed,
+    options (and modules); `position:` edits the finished state either way."""
+    if e is None:
+        return None
+    fields = {f.key: f for f in entries(e.node, e.loc, "`after`")}
+    _check_keys(list(fields.values()), AFTER_KEYS, "`after`")
+    played = sorted(set(fields) & {"modules", "players", "seed", "options"})
+    if "save" in fields and played:
+        raise ScenarioError(f"`after` takes either `save:` (a saved finished game) or the game to play "
+                            f"first (`players`, `seed`, `options`, `modules`), not both: drop {', '.join(played)}",
+                            fields["save"].loc)
+    save = fields.get("save")
+    position = fields.get("position")
+    pos_entries = entries(position.node, position.loc, "`after.position`") if position else []
+    _check_keys(pos_entries, POSITION_KEYS, "`after.position`")
+    players = fields.get("players")
+    return After(
+        loc=e.loc, save=path.parent / _text(save, "") if save else None,
+        modules=_module_list(fields["modules"], path) if "modules" in fields else None,
+        players=_int(players, 0, "after.players") if players else None,
+        seed=_int(fields.get("seed"), 0, "after.seed"), options=_options(fields.get("options"), e.loc),
+        position=pos_entries)
 
 
 def _run_until(e: Entry | None, loc: Loc) -> str:
@@ -387,13 +435,13 @@ def run(scenario: Scenario) -> Report:
     return report
 
 
-def rules_for(scenario: Scenario) -> Ruleset:
-    """The scenario's ruleset (cached: scenarios of one module share it)."""
-    key = (tuple(str(Path(m).resolve()) if isinstance(m, Path) else m for m in scenario.modules),
-           scenario.lang)
+def rules_for(scenario: Scenario, modules: tuple[str | Path, ...] | None = None) -> Ruleset:
+    """The scenario's ruleset, or that of `modules` (cached: scenarios of one module share it)."""
+    modules = modules or scenario.modules
+    key = (tuple(str(Path(m).resolve()) if isinstance(m, Path) else m for m in modules), scenario.lang)
     if key not in _RULES_CACHE:
         try:
-            _RULES_CACHE[key] = load_ruleset(*scenario.modules, lang=scenario.lang)
+            _RULES_CACHE[key] = load_ruleset(*modules, lang=scenario.lang)
         except RulesError as err:
             raise ScenarioError(f"cannot load the modules: {rules_message(err)}", scenario.loc) from None
     return _RULES_CACHE[key]
@@ -434,10 +482,11 @@ class _Run:
 
     def _new_game(self) -> Game:
         sc = self.sc
+        after = finished_game(sc) if sc.after else None
         try:
             if sc.run_until == "start":
-                return unstarted_game(self.rules, sc.players, sc.seed, sc.options)
-            return Game.new(self.rules, players=sc.players, seed=sc.seed, **sc.options)
+                return unstarted_game(self.rules, sc.players, sc.seed, sc.options, after)
+            return Game.new(self.rules, players=sc.players, seed=sc.seed, after=after, **sc.options)
         except RulesError as err:
             raise ScenarioError(f"cannot start the game: {rules_message(err)}", sc.loc) from None
 
@@ -532,9 +581,46 @@ class _Run:
                 f"{len(left)} scripted outcome(s) never used: {_show(tuple(left))}"))
 
 
-def unstarted_game(rules: Ruleset, players: int, seed: int, options: dict[str, Any]) -> Game:
+def unstarted_game(rules: Ruleset, players: int, seed: int, options: dict[str, Any],
+                   after: Game | None = None) -> Game:
     """A game with its components placed whose entry procedure has not run yet."""
-    return Game.new(rules, players=players, seed=seed, autostart=False, **options)
+    return Game.new(rules, players=players, seed=seed, autostart=False, after=after, **options)
+
+
+def finished_game(sc: Scenario) -> Game:
+    """The finished game `after:` names: read from its save or played here with seeded random
+    choices, then edited by its `position`."""
+    af = sc.after
+    rules = rules_for(sc, af.modules)
+    try:
+        game = _saved_game(rules, af) if af.save else _played_game(rules, af, af.players or sc.players)
+    except RulesError as err:
+        raise ScenarioError(f"`after`: cannot make the finished game: {rules_message(err)}", af.loc) from None
+    apply_position(game, af.position)
+    return game
+
+
+def _saved_game(rules: Ruleset, af: After) -> Game:
+    try:
+        text = af.save.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(f"`after`: cannot read the save {af.save}: {err}", af.loc) from None
+    game = Game.from_json(rules, text)
+    if not game.over:
+        raise ScenarioError(f"`after`: the save {af.save} is a game still going on; it must be finished", af.loc)
+    return game
+
+
+def _played_game(rules: Ruleset, af: After, players: int) -> Game:
+    """A game played to its end, each decision a seeded random choice (chance from the game's seed)."""
+    game = Game.new(rules, players=players, seed=af.seed, **af.options)
+    choices = random.Random(af.seed)
+    for _ in range(RANDOM_PLAY_LIMIT):
+        if game.over:
+            return game
+        game.apply(choices.randrange(len(game.decision.options)))
+    raise ScenarioError(f"`after`: the game of seed {af.seed} has no result after {RANDOM_PLAY_LIMIT} decisions",
+                        af.loc)
 
 
 # ---- names: entities, zones, players ----

@@ -5,7 +5,7 @@ a saved game, the CLI), and the module loads with each intruder race (the modes 
 race with a clear message). The rules' single mechanics are scenarios: tests/scenarios/aftermath/.
 
 The default run plays a few seeds; `-m slow` plays NEMESIS_AFTERMATH_SEEDS (default 300) seeds
-for each of 1-5 players in each mode.
+for each of 1-5 players in each mode (NEMESIS_AFTERMATH_MODES, default all three).
 """
 
 from __future__ import annotations
@@ -13,17 +13,28 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import PropertyFailure, many_games_keep_every_property, play_checked
+from test_base_properties import PropertyFailure, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS: dict = {}                       # base plays on the printed board (scenarios use the test board)
-SLOW_SEEDS = range(int(os.environ.get("NEMESIS_AFTERMATH_SEEDS", "300")))
+SLOW_MODES = ("standard", "epilogue", "research_mission")
+
+
+def seed_range(spec: str) -> range:
+    """`300` is seeds 0-299, `40-60` seeds 40-59 (to re-run a part)."""
+    low, _, high = spec.partition("-")
+    return range(int(low), int(high)) if high else range(int(low))
+
+
+SLOW_SEEDS = seed_range(os.environ.get("NEMESIS_AFTERMATH_SEEDS", "300"))
 PLAYER_COUNTS = range(1, 6)
 
 
@@ -68,28 +79,45 @@ def test_epilogues_chained_after_a_standard_game_keep_every_property(rules, play
     assert out["result"]["reason"] in {"mission_over", "alert_failed"}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["standard", "research_mission"])
-def test_many_games_keep_every_property(rules, mode):
-    many_games_keep_every_property(rules, {"mode": mode, **OPTIONS}, PLAYER_COUNTS, SLOW_SEEDS)
+def checked_game(rules, mode: str, players: int, seed: int) -> dict:
+    """One random game of `mode` under the property checks; an Epilogue continues the first
+    finished standard game (of prior seeds seed, seed + 100000, ...) that left the ship whole."""
+    if mode != "epilogue":
+        return play_checked(rules, players, seed, reload_strict=False, mode=mode, **OPTIONS)
+    before = next(g for g in (epilogue_after(rules, players, seed + 100_000 * k) for k in range(50)) if g)
+    return play_checked(rules, players, seed + 1000, reload_strict=False, mode="epilogue", after=before, **OPTIONS)
 
 
 @pytest.mark.slow
-def test_many_chained_epilogues_keep_every_property(rules):
-    failures, skipped, played = [], 0, 0
-    for players in PLAYER_COUNTS:
-        for seed in SLOW_SEEDS:
-            before = epilogue_after(rules, players, seed)
-            if before is None:
-                skipped += 1
-                continue
-            try:
-                play_checked(rules, players, seed + 1000, reload_strict=False, mode="epilogue", after=before, **OPTIONS)
-                played += 1
-            except (PropertyFailure, RulesError) as err:
-                failures.append(f"{type(err).__name__}: {err}")
-    print(json.dumps({"epilogues": played, "skipped_destroyed": skipped, "failures": len(failures)}))
-    assert not failures, failures[:3]
+def test_many_games_in_every_mode_keep_every_property(rules):
+    """NEMESIS_AFTERMATH_SEEDS seeds (default 300; `a-b` for a range) for each of 1-5 players in
+    each of NEMESIS_AFTERMATH_MODES (default all three). Seed-major, so that a run stopped early
+    has played every mode and player count alike; prints the running figures every 5 seeds."""
+    modes = os.environ.get("NEMESIS_AFTERMATH_MODES", ",".join(SLOW_MODES)).split(",")
+    tally = {m: Counter() for m in modes}
+    failures: list[str] = []
+    start = time.perf_counter()
+    for n, seed in enumerate(SLOW_SEEDS, 1):
+        for mode in modes:
+            for players in PLAYER_COUNTS:
+                t = time.perf_counter()
+                try:
+                    out = checked_game(rules, mode, players, seed)
+                    tally[mode][(out["result"] or {}).get("reason", "none")] += 1
+                    tally[mode]["decisions"] += out["steps"]
+                    tally[mode]["reload_diverged"] += bool(out["diverged"])
+                    if out["diverged"]:
+                        failures.append(f"{mode}, {players} players, seed {seed}: reload diverged: {out['diverged']}")
+                except (PropertyFailure, RulesError) as err:
+                    tally[mode]["failed"] += 1
+                    failures.append(f"{mode}: {type(err).__name__}: {err}")
+                    print(failures[-1], flush=True)
+                tally[mode]["games"] += 1
+                tally[mode]["ms"] += round((time.perf_counter() - t) * 1000)
+        if n % 5 == 0 or n == len(SLOW_SEEDS):
+            print(json.dumps({"seeds_done": n, "seconds": round(time.perf_counter() - start),
+                              **{m: dict(c) for m, c in tally.items()}}), flush=True)
+    assert not failures, f"{len(failures)} failures; first: {failures[0]}"
 
 
 # ------------------------------------------------------------------ the Epilogue continues a finished game
