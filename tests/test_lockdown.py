@@ -1,0 +1,125 @@
+"""Nemesis: Lockdown (rulesets/lockdown), a root module on nemesis_core, played on an INVENTED
+board (tests/fixtures/lockdown_testboard_invented: our sources give no layout; see its
+module.yaml). Checks the composition and the refusals, that setup without the layout stops naming
+every missing fact, setup on the test board, and random full games for 1-5 players under base's
+property checks (tests/test_base_properties.py: zones, conservation, counter bounds, a decision
+while not over, views leak nothing, JSON round trip). The rules with numbers are shown one by one
+by tests/scenarios/lockdown/ (run by tests/test_scenarios.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_base_properties import PropertyFailure, play_checked
+
+from nemesis_rules import Game, load_ruleset
+from nemesis_rules.dsl.diagnostics import RulesError
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARD = ROOT / "tests" / "fixtures" / "lockdown_testboard_invented"
+PLAYER_COUNTS = range(1, 6)
+FAST_SEEDS = range(1)
+SLOW_SEEDS = range(300)
+ENDS = ("jump", "ship_destroyed", "all_characters_dead")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset("lockdown", BOARD)
+
+
+def started(rules, players, seed=1):
+    game = Game.new(rules, players=players, seed=seed)
+    while game.decision.prompt == "draft_character":
+        game.apply(0)
+    return game
+
+
+# ---------------------------------------------------------------- composition, refusals, setup
+
+def test_lockdown_and_base_share_one_copy_of_the_rules():
+    lockdown = load_ruleset("lockdown", BOARD).composition
+    base = load_ruleset("base").composition
+    for name in ("noise_roll", "encounter", "intruder_attack", "bag_development_step", "place_fire", "search"):
+        assert lockdown.procs[name].module == "nemesis_core" == base.procs[name].module, name
+    assert lockdown.procs["time_step"].module == "lockdown" and base.procs["time_step"].module == "base"
+    assert "hibernatorium" not in lockdown.components and "archive" not in base.components
+
+
+def test_lockdown_with_base_is_refused():
+    with pytest.raises(Exception) as err:
+        load_ruleset("base", "lockdown")
+    assert "cannot be combined with `base`" in str(err.value)
+
+
+def test_setup_without_the_layout_names_every_missing_fact():
+    with pytest.raises(RulesError) as err:
+        Game.new(load_ruleset("lockdown"), players=2, seed=1)
+    text = str(err.value)
+    for fact in ("Corridors", "Section of each Room slot", "Room Number", "Technical Corridor Entrances",
+                 "Emergency Staircase", "Exit Room", "Underground Exploration tokens", "CSS tokens",
+                 "Contingency tokens"):
+        assert fact in text, fact
+
+
+@pytest.mark.parametrize("players", [1, 2, 5])
+def test_setup_on_the_test_board(rules, players):
+    game = started(rules, players)
+    st = game.state
+    power = [st.entities[f"power_{n}"] for n in range(1, 5)]
+    assert sum(1 for e in power if e[2]["active"]) == 2                 # tokens 1-2 blue, 3-4 red
+    assert len(st.zones["css_track"]) == 6 and len(st.zones["css_supply"]) == 0
+    assert len(st.zones["contingency_active"]) == 1
+    per = 2 if players == 2 else 1
+    assert all(len(st.zones[f"contingencies@{p}"]) == per for p in game.rules.program.player_ids[:players])
+    assert len(st.zones["nest_eggs"]) == 5
+    assert len(st.zones["intruder_bag"]) == 1 + 1 + 1 + 4 + 3 + players
+    assert st.counters["time_slot"] == 15 and st.counters["time_active"] == 0
+
+
+# ---------------------------------------------------------------- random games, property checks
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_games_keep_every_property(rules, players):
+    for seed in FAST_SEEDS:
+        out = play_checked(rules, players, seed, reload=False)
+        assert out["result"]["reason"] in ENDS
+
+
+def test_same_seed_same_game(rules):
+    import random
+
+    def run():
+        game = Game.new(rules, players=3, seed=11)
+        rnd = random.Random(11)
+        while not game.over:
+            game.apply(rnd.randrange(len(game.decision.options)))
+        return game.to_json()
+
+    assert run() == run()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_many_random_games_keep_every_property(rules, players):
+    """300 seeds for each of 1-5 players. Prints the figures; fails listing every failure."""
+    failures = []
+    summary = Counter()
+    steps = 0
+    start = time.perf_counter()
+    for seed in SLOW_SEEDS:
+        try:
+            out = play_checked(rules, players, seed, reload=False)
+        except (PropertyFailure, RulesError) as err:
+            failures.append(f"{type(err).__name__}: {err}")
+            continue
+        summary[out["result"]["reason"]] += 1
+        steps += out["steps"]
+    took = time.perf_counter() - start
+    print(f"\nlockdown, {players} players: {len(SLOW_SEEDS)} games, {len(failures)} failed, "
+          f"{dict(summary)}, {steps} decisions, {took:.1f}s")
+    assert not failures, "\n".join(failures[:20])
