@@ -123,3 +123,44 @@ def test_many_random_games_keep_every_property(rules, players):
     print(f"\nlockdown, {players} players: {len(SLOW_SEEDS)} games, {len(failures)} failed, "
           f"{dict(summary)}, {steps} decisions, {took:.1f}s")
     assert not failures, "\n".join(failures[:20])
+# ---------------------------------------------------------------- the races in Lockdown (lc §6, §7)
+
+RACES = {"void_seeders": "void_seeders_lockdown", "carnomorphs": "carnomorphs_lockdown"}
+
+
+@pytest.mark.parametrize("race", sorted(RACES))
+def test_a_race_loads_with_lockdown_through_its_lockdown_part(race):
+    comp = load_ruleset("lockdown", race, BOARD).composition
+    assert comp.ids[-1] == RACES[race] and f"{race}_base" not in comp.ids
+    assert not [c for c in comp.components if c.startswith(("ns_attack_", "ns_event_", "ns_larva", "ns_adult"))]
+    base = load_ruleset("base", race).composition
+    assert f"{race}_base" in base.ids and RACES[race] not in base.ids
+
+
+def test_two_races_in_lockdown_are_refused():
+    with pytest.raises(Exception) as err:
+        load_ruleset("lockdown", "void_seeders", "carnomorphs", BOARD)
+    assert "cannot be combined with" in str(err.value)
+
+
+def test_void_seeders_setup_in_lockdown():
+    game = started(load_ruleset("lockdown", "void_seeders", BOARD), 2)
+    st = game.state
+    assert "contaminated_room" not in st.entities
+    elevators = [f"room_exploration@ld_elevator_s0{n}" for n in (1, 2, 3)]
+    assert all(len(st.zones[z]) == 1 for z in elevators)             # a token on each Elevator Shaft
+    assert all(st.entities[p][2].get("insanity") == 1 for p in ("player1", "player2"))
+
+
+def test_carnomorphs_setup_in_lockdown():
+    game = started(load_ruleset("lockdown", "carnomorphs", BOARD), 2)
+    st = game.state
+    assert len(st.zones["nest_eggs"]) == 8
+    assert any(e.startswith("corpse_token_red") for e in st.zones["room_contents@ld_alert_room"])
+
+
+@pytest.mark.parametrize("race", sorted(RACES))
+@pytest.mark.parametrize("players", [1, 4])
+def test_random_games_with_a_race_keep_every_property(race, players):
+    out = play_checked(load_ruleset("lockdown", race, BOARD), players, 0, reload=False)
+    assert out["result"]["reason"] in ENDS
