@@ -125,7 +125,8 @@ def test_many_random_games_keep_every_property(rules, players):
     assert not failures, "\n".join(failures[:20])
 # ---------------------------------------------------------------- the races in Lockdown (lc §6, §7)
 
-RACES = {"void_seeders": "void_seeders_lockdown", "carnomorphs": "carnomorphs_lockdown"}
+RACES = {"void_seeders": "void_seeders_lockdown", "carnomorphs": "carnomorphs_lockdown",
+         "chytrids": "chytrids_lockdown"}
 
 
 @pytest.mark.parametrize("race", sorted(RACES))
@@ -137,10 +138,18 @@ def test_a_race_loads_with_lockdown_through_its_lockdown_part(race):
     assert f"{race}_base" in base.ids and RACES[race] not in base.ids
 
 
-def test_two_races_in_lockdown_are_refused():
-    with pytest.raises(Exception) as err:
-        load_ruleset("lockdown", "void_seeders", "carnomorphs", BOARD)
+@pytest.mark.parametrize("races", [("void_seeders", "carnomorphs"), ("chytrids", "void_seeders"),
+                                   ("chytrids", "carnomorphs")])
+def test_two_races_in_lockdown_are_refused(races):
+    with pytest.raises(RulesError) as err:
+        load_ruleset("lockdown", *races, BOARD)
     assert "cannot be combined with" in str(err.value)
+
+
+def test_a_race_with_both_games_is_refused():
+    with pytest.raises(RulesError) as err:
+        load_ruleset("base", "lockdown", "chytrids", BOARD)
+    assert "cannot be combined with `base`" in str(err.value)
 
 
 def test_void_seeders_setup_in_lockdown():
@@ -164,3 +173,52 @@ def test_carnomorphs_setup_in_lockdown():
 def test_random_games_with_a_race_keep_every_property(race, players):
     out = play_checked(load_ruleset("lockdown", race, BOARD), players, 0, reload=False)
     assert out["result"]["reason"] in ENDS
+
+
+# ---------------------------------------------------------------- Chytrids in Lockdown (lc §4)
+
+@pytest.fixture(scope="module")
+def chytrid_rules():
+    return load_ruleset("lockdown", "chytrids", BOARD)
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_chytrids_setup_in_lockdown(chytrid_rules, players):
+    """lc §4.2: the Chytrid decks replace Lockdown's events, attacks and weaknesses; the colony is
+    the 14 Chytrid tokens and the blank (not scaled); the Queen board; Lockdown's Laboratory."""
+    st = started(chytrid_rules, players).state
+    kinds = Counter(st.entities[e][0] for e in st.entities)
+    assert kinds["event_card"] == 20 and kinds["attack_card"] == 20               # Power Surge in play (L624 is base's)
+    assert [e for e in st.entities if e.startswith(("ns_", "weakness_wary", "larva_figure", "adult_figure"))] == ["ns_blank"]
+    bag = Counter(st.entities[t][2]["intruder_type"] for t in st.zones["intruder_bag"])
+    assert bag == {"grasper": 8, "fruiting_body": 3, "chytrid_queen": 3, "blank": 1}
+    assert st.zones["queen_space_slot@queen_board_centre"] == ["chytrid_queen_figure"]
+    assert all(st.zones[f"queen_space_slot@queen_space_{n}"] == [f"grasper_figure#{n}"] for n in range(1, 9))
+    lab = [w for n in (1, 2, 3) for w in st.zones[f"lab_weakness@lab_slot_{n}"]]
+    assert len(lab) == 3 and all(w.split("#")[0] in ("weakness_fire_sensitivity", "unknown_chytrid_weakness") for w in lab)
+    assert st.entities[lab[0]][3] is True and st.entities[lab[1]][3] is False   # the leftmost revealed
+    assert len(st.zones["nest_eggs"]) == 5 and len(st.zones["crawler_track"]) == 10
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_games_with_chytrids_keep_every_property(chytrid_rules, players):
+    for seed in FAST_SEEDS:
+        out = play_checked(chytrid_rules, players, seed, reload=False)
+        assert out["result"]["reason"] in (*ENDS, "mycelium_overrun")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_many_random_games_with_chytrids_keep_every_property(chytrid_rules, players):
+    """300 seeds for each of 1-5 players of Chytrids on the invented Lockdown board."""
+    failures = [f"seed {seed}: {err}" for seed in SLOW_SEEDS for err in _failure(chytrid_rules, players, seed)]
+    assert not failures, "\n".join(failures[:20])
+
+
+def _failure(rules, players, seed):
+    try:
+        play_checked(rules, players, seed, reload=False)
+    except (PropertyFailure, RulesError) as err:
+        return [f"{type(err).__name__}: {err}"]
+    return []
+
