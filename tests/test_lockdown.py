@@ -146,6 +146,14 @@ def test_two_races_in_lockdown_are_refused(races):
     assert "cannot be combined with" in str(err.value)
 
 
+@pytest.mark.parametrize("module", ["aftermath", "hourglass"])
+def test_a_base_only_expansion_with_lockdown_is_refused(module):
+    """Aftermath (its characters in Lockdown are not encoded yet) and Hourglass need base."""
+    with pytest.raises(RulesError) as err:
+        load_ruleset("lockdown", module, BOARD)
+    assert "cannot be combined with `base`" in str(err.value)
+
+
 def test_a_race_with_both_games_is_refused():
     with pytest.raises(RulesError) as err:
         load_ruleset("base", "lockdown", "chytrids", BOARD)
