@@ -146,11 +146,11 @@ def test_two_races_in_lockdown_are_refused(races):
     assert "cannot be combined with" in str(err.value)
 
 
-@pytest.mark.parametrize("module", ["aftermath", "hourglass"])
-def test_a_base_only_expansion_with_lockdown_is_refused(module):
-    """Aftermath (its characters in Lockdown are not encoded yet) and Hourglass need base."""
+@pytest.mark.parametrize("modules", [("hourglass",), ("aftermath", "hourglass")])
+def test_a_base_only_expansion_with_lockdown_is_refused(modules):
+    """Hourglass needs base; Aftermath's characters come to Lockdown, its base part does not."""
     with pytest.raises(RulesError) as err:
-        load_ruleset("lockdown", module, BOARD)
+        load_ruleset("lockdown", *modules, BOARD)
     assert "cannot be combined with `base`" in str(err.value)
 
 
@@ -229,4 +229,72 @@ def _failure(rules, players, seed):
     except (PropertyFailure, RulesError) as err:
         return [f"{type(err).__name__}: {err}"]
     return []
+
+
+# ---------------------------------------------------------------- Aftermath's characters in Lockdown (lc §8)
+
+@pytest.fixture(scope="module")
+def aftermath_rules():
+    return load_ruleset("lockdown", "aftermath", BOARD)
+
+
+def test_aftermath_loads_its_lockdown_part_only(aftermath_rules):
+    ids = aftermath_rules.composition.ids
+    assert ids[-1] == "aftermath_lockdown" and "aftermath_base" not in ids and "base" not in ids
+    assert "aftermath_base" in load_ruleset("base", "aftermath").composition.ids
+
+
+def drafted_with_partners(rules, players, seed):
+    """Setup, each drafter taking the Aftermath character of the card's colour when there is one."""
+    game = Game.new(rules, players=players, seed=seed)
+    while game.decision.prompt in ("draft_character", "draft_which_character"):
+        game.apply(len(game.decision.options) - 1 if game.decision.prompt == "draft_which_character" else 0)
+    return game
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_aftermath_characters_draft_by_colour_in_lockdown(aftermath_rules, seed):
+    game = drafted_with_partners(aftermath_rules, 5, seed)
+    st = game.state
+    chars = [st.entities[p][2]["character"] for p in game.rules.program.player_ids[:5]]
+    colours = [st.entities[c][2]["colour"] for c in chars]
+    assert len(set(colours)) == 5                                      # one character a colour (L977-979)
+    mine = [c for c in chars if st.entities[c][2].get("aftermath")]
+    assert mine, "a drafter took an Aftermath character"
+    for p in game.rules.program.player_ids[:5]:
+        ch = st.entities[p][2]["character"]
+        if st.entities[ch][2].get("aftermath"):                            # a Nemesis survivor (L981)
+            assert st.entities[p][2]["knowledge"] == 3 and ch in st.zones["room_contents@ld_isolation"]
+    assert set(chars) <= {"hacker", "janitor", "lab_rat", "survivor", "xenobiologist", "sentry",
+                          "ceo", "android", "psychologist", "bounty_hunter", "convict"}
+    assert not {"ceo", "sentry"} <= set(chars) and not {"convict", "survivor"} <= set(chars)
+
+
+def test_aftermath_equipment_in_lockdown(aftermath_rules):
+    """The Additional Content box's replacements (lc §8 table): the Android's trait and deck, the
+    Bounty Hunter's 1 quest item of 2 at random, no Robot for the CEO."""
+    seen = set()
+    for seed in range(1, 30):
+        game = drafted_with_partners(aftermath_rules, 5, seed)
+        st = game.state
+        for p in game.rules.program.player_ids[:5]:
+            ch = st.entities[p][2]["character"]
+            deck = st.zones[f"action_deck@{p}"] + st.zones[f"hand@{p}"]
+            if ch == "android":
+                assert st.zones[f"trait@{p}"] == ["trait_android"]
+                assert all(c.startswith("android_lockdown_card") for c in deck)
+            if ch == "bounty_hunter":
+                assert [i.split("#")[0] for i in st.zones[f"quest_items@{p}"]] == ["bounty_hunter_lockdown_quest_item"]
+            if ch == "ceo":
+                assert "ceo_robot" not in st.entities and st.zones[f"trait@{p}"] == []
+            seen.add(ch)
+        if {"android", "bounty_hunter", "ceo"} <= seen:
+            return
+    pytest.fail(f"30 seeds drafted only {sorted(seen)}")
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_random_games_with_aftermath_characters_keep_every_property(aftermath_rules, players):
+    out = play_checked(aftermath_rules, players, 0, reload=False)
+    assert out["result"]["reason"] in ENDS
 
