@@ -206,10 +206,13 @@ def report(module: str | Path, search: list[Path] | None = None) -> Report:
         CoverageError: coverage.toml is missing or malformed, or the module does not load.
     """
     comp = compose([module], search)
+    root = comp.modules[-1] if comp.modules else None
+    if root is not None and root.manifest is not None and root.manifest.adapters:
+        # a module written for several games (`adapters`) is counted as loaded with the first
+        comp = compose([next(iter(root.manifest.adapters)), module], search)
     errors = [d for d in comp.diagnostics if d.is_error]
     if errors:
         raise CoverageError(f"{module}: the module does not load: {errors[0].message}")
-    root = comp.modules[-1]
     decks = load_decks(Path(root.path) / COVERAGE_FILE)
     specs = {cid: c.spec for cid, c in comp.components.items()}
     problems: list[str] = []

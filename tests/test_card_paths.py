@@ -1,4 +1,4 @@
-"""Base's paths for playing action cards and using items (rulesets/base/rules/cards.nem): the
+"""Base's paths for playing action cards and using items (rulesets/nemesis_core/rules/cards.nem): the
 printed decks are dealt, an illegal play is refused and changes nothing, a game waiting in the
 response window saves and loads, the bots play cards, and every card or item with an encoded
 effect has its scenario (tests/scenarios/base/cards, items)."""

@@ -38,7 +38,7 @@ def test_reusing_declarations_parses_as_a_fresh_parse(first, second, blank):
 
 
 def test_reusing_declarations_after_edits_of_a_project_file():
-    text = (rulesets_dir() / "base" / "rules" / "combat.nem").read_text(encoding="utf-8")
+    text = (rulesets_dir() / "nemesis_core" / "rules" / "combat.nem").read_text(encoding="utf-8")
     kept: dict = {}
     for edited in (text, "fn added() = 1\n" + text, text.replace("injure(foe, n)", "injure(foe, n + 1)"), text):
         _same(edited, kept)

@@ -179,8 +179,8 @@ def test_definition_jumps_from_the_mod_into_base(session):
     found = session.run(session.client.text_document_definition_async(lsp.DefinitionParams(**_fields(
         session.at(session.script, line, column)))))
     assert len(found) == 1
-    assert found[0].uri.endswith("rulesets/base/rules/combat.nem")
-    target = (REPO / "rulesets/base/rules/combat.nem").read_text().split("\n")[found[0].range.start.line]
+    assert found[0].uri.endswith("rulesets/nemesis_core/rules/combat.nem")
+    target = (REPO / "rulesets/nemesis_core/rules/combat.nem").read_text().split("\n")[found[0].range.start.line]
     assert target.startswith("proc draw_attack_card(")
     assert target[found[0].range.start.character:].startswith("draw_attack_card")
 

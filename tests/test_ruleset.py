@@ -182,6 +182,22 @@ def test_layering_errors(tmp_path: Path) -> None:
     assert "E704" in [d.code for d in err.value.diagnostics]
 
 
+def test_an_adapter_part_loads_only_with_its_game(tmp_path: Path) -> None:
+    """`adapters: {game: part}`: a module written for two games loads the part of the game loaded."""
+    root = "players: {min: 1, max: 2}\nentry: main\n"
+    _write_module(tmp_path, "shared", [])
+    _write_module(tmp_path, "game_a", ["shared"], "proc main():\n    pass\n", root)
+    _write_module(tmp_path, "game_b", ["shared"], "proc main():\n    pass\n", root + "conflicts: [game_a]\n")
+    _write_module(tmp_path, "addon", ["shared"], extra="adapters: {game_a: addon_a, game_b: addon_b}\n")
+    _write_module(tmp_path, "addon_a", ["game_a", "addon"])
+    _write_module(tmp_path, "addon_b", ["game_b", "addon"])
+    ids = [m.id for m in load_ruleset(tmp_path / "game_a", tmp_path / "addon").composition.modules]
+    assert ids[-1] == "addon_a" and "addon_b" not in ids and "game_b" not in ids
+    ids = [m.id for m in load_ruleset(tmp_path / "game_b", tmp_path / "addon").composition.modules]
+    assert ids[-1] == "addon_b" and "addon_a" not in ids
+    assert "addon_a" not in [m.id for m in load_ruleset(tmp_path / "game_a").composition.modules]
+
+
 def test_engine_version_ranges() -> None:
     assert version_in_range("0.1.0", ">=0.1,<1")
     assert not version_in_range("1.2.0", ">=0.1,<1")

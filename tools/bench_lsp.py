@@ -3,7 +3,7 @@
     python tools/bench_lsp.py [FILE] [--changes N]
 
 Starts `nemesis-lsp` over stdio with pygls's client (as an editor does), opens FILE (default
-rulesets/base/rules/combat.nem), then sends N changes, alternately adding a misspelt call and
+rulesets/nemesis_core/rules/combat.nem), then sends N changes, alternately adding a misspelt call and
 removing it, and times each change until its diagnostics arrive. The first open (reading all of
 the module and what it requires) is shown apart. The target: a median within 300 ms.
 """
@@ -63,7 +63,7 @@ async def bench(path: Path, changes: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", nargs="?", type=Path, default=ROOT / "rulesets" / "base" / "rules" / "combat.nem")
+    parser.add_argument("file", nargs="?", type=Path, default=ROOT / "rulesets" / "nemesis_core" / "rules" / "combat.nem")
     parser.add_argument("--changes", type=int, default=10)
     args = parser.parse_args(argv)
     asyncio.run(bench(args.file, args.changes))

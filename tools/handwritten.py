@@ -5,7 +5,7 @@ hand in Python, on the same states (DESIGN §4a).
 
 Three baselines, each mirroring the DSL line by line (with the engine's own primitives for the
 state changes, as a hand-written engine would):
-* noise roll (rulesets/base/rules/movement.nem `noise_roll`, faces 1-4 that place a marker);
+* noise roll (rulesets/nemesis_core/rules/movement.nem `noise_roll`, faces 1-4 that place a marker);
 * intruder attack (combat.nem `intruder_attack` with the attack cards' effect scripts of
   cards_attacks.yaml: a miss, a larva, Scratch/Claw light wounds, Bite/Tail/Frenzy serious wounds;
   cases where somebody would die, or the deck must be reshuffled, are left out);

@@ -14,7 +14,7 @@ from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.dsl.parse import parse_module
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.ruleset.compose import compose
-from nemesis_rules.ruleset.load import read_text, read_yaml
+from nemesis_rules.ruleset.load import load_module, read_text, read_yaml
 from nemesis_rules.ruleset.validate import validate
 
 
@@ -76,6 +76,8 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         seen.add(key)
         try:
             comp = compose([folder], display_root=root, cache=loaded)
+            if comp.entry is None:
+                comp = _with_a_user(folder, comp, root, loaded)
             validate(comp)
             _compiles(comp)
         except Exception as err:  # a bug of ours is still reported as a finding, not a traceback
@@ -91,6 +93,26 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         keep_files = keep | {d.span.file for d in diagnostics if d.code == "E104"}
         diagnostics = [d for d in diagnostics if d.span.file in keep_files]
     return _unique(diagnostics), sources
+
+
+def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
+    """A library module (no entry: shared rules, an expansion for several games) is checked in the
+    composition of a module next to it that requires it and has an entry; only the findings in
+    the library's own files are its own. With no such module it is checked alone."""
+    lib = comp.modules[-1].id if comp.modules else None
+    for sibling in sorted(p.parent for p in folder.parent.glob("*/module.yaml")):
+        if sibling == folder:
+            continue
+        src = loaded.get(sibling.resolve().as_posix()) or load_module(sibling, root)
+        if src.manifest is None or lib not in src.manifest.requires:
+            continue
+        user = compose([sibling], display_root=root, cache=loaded)
+        if user.entry is None:
+            continue
+        mine = _display(folder, root) + "/"
+        user.diagnostics = [d for d in user.diagnostics if d.span.file.startswith(mine)]
+        return user
+    return comp
 
 
 def _compiles(comp) -> None:

@@ -187,8 +187,24 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
 
     for n in names:
         visit(n, None)
+    _visit_adapters(order, visit)
     comp.modules = order
     return comp
+
+
+def _visit_adapters(order: list[ModuleSource], visit) -> None:
+    """Load each module's `adapters` part whose other module is loaded too, until none is left:
+    a part is loaded after both (it requires them), so it layers on the two."""
+    done: set[str] = set()
+    while True:
+        ids = {src.id for src in order}
+        todo = [(src, part) for src in list(order) if src.manifest
+                for other, part in src.manifest.adapters.items() if other in ids and part not in ids | done]
+        if not todo:
+            return
+        for src, part in todo:
+            done.add(part)
+            visit(part, src, 0)
 
 
 # ---- layering ----

@@ -80,6 +80,9 @@ class Manifest:
     engine: str = ">=0.1"
     requires: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
+    # Parts loaded only with another module: {other module id: the part's module id}. A module
+    # written for several games keeps each game's specifics in such a part (docs/modding.md).
+    adapters: dict[str, str] = attrs.Factory(dict)
     players: PlayerRange | None = None
     entry: str | None = None
     options: dict[str, OptionSpec] = attrs.Factory(dict)
