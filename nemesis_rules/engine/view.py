@@ -169,8 +169,11 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
                 zones[key] = members
                 shown.update(members)
         elif level == "size":
+            if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
+                zones[key] = _placeholders(made, len(members), key)
+                continue
             counted = _counted_zone(st, members, public, known, shown)
-            if len(counted) == 1:  # nothing in it is shown: all placeholders
+            if len(counted) == 1:  # what is public there lies face down: nothing is shown
                 zones[key] = _placeholders(made, len(members), key)
             else:
                 zones[key] = [e if e is not None else _placeholders(made, 1, key)[0]
