@@ -30,7 +30,7 @@ from nemesis_rules.api import Decision, Game, Option
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState
-from nemesis_rules.engine.view import SeenFunctions, seen_state_of, view
+from nemesis_rules.engine.view import LazySeenState, SeenFunctions, sees_entity, view
 
 BOT_KINDS = ("random", "heuristic")
 
@@ -56,11 +56,20 @@ class Seen:
 
     @property
     def state(self) -> GameState:
-        """A state holding only what the seat sees (hidden entities are placeholders): made once a
-        decision, straight from the game's state. Read it, never write to it."""
+        """A state holding only what the seat sees (hidden entities are placeholders), made from
+        the game's state at its first read (engine/view.py `LazySeenState`). Read it during the
+        decision only, never write to it."""
         if self._state is None:
-            self._state = seen_state_of(self.program, self._game.state, self.seat)
+            self._state = LazySeenState(self.program, self._game.state, self.seat)
         return self._state
+
+    def sees(self, entity: Any) -> list | None:
+        """The entity as the seat sees it (its record in `state`), or None when it does not see it
+        (or `entity` is no entity id); reads the game's state without making `state`."""
+        game = self._game
+        if isinstance(entity, str) and sees_entity(self.program, game.state, self.seat, entity):
+            return game.state.entities[entity]
+        return None
 
     @property
     def program(self) -> Program:
@@ -134,7 +143,7 @@ def avoid_passing(seen: Seen, option: Option) -> float:
 def use_own_things(seen: Seen, option: Option) -> float:
     if not isinstance(option.value, str):
         return 0.0
-    ent = seen.state.entities.get(option.value)
+    ent = seen.sees(option.value)
     zone = ent[E_ZONE] if ent else None
     return 0.5 if zone and zone.endswith("@" + seen.me()) else 0.0
 
@@ -151,8 +160,8 @@ def target_the_leader(seen: Seen, option: Option) -> float:
 
 
 def _standing(seen: Seen, player: str) -> int:
-    kind, props = seen.state.entities[player][E_KIND], seen.state.entities[player][E_PROPS]
-    props = {**seen.program.kind_defaults.get(kind, {}), **props}
+    ent = seen.sees(player)  # a player entity lies face up outside any zone: every seat sees it
+    props = {**seen.program.kind_defaults.get(ent[E_KIND], {}), **ent[E_PROPS]}
     return sum(v for v in props.values() if isinstance(v, int) and not isinstance(v, bool))
 
 

@@ -183,6 +183,61 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
     return out
 
 
+class LazySeenState(GameState):
+    """`seen_state_of(program, st, seat)`, made at the first read of its entities or zones: the
+    hints of many decisions read neither (which card pays, what to discard), and then the seat's
+    seen state costs nothing. The same promise: valid until `st` changes; nothing writes to it."""
+
+    __slots__ = ("_source", "_seen_entities", "_seen_zones")
+
+    def __init__(self, program: Program, st: GameState, seat: int | None) -> None:
+        self._source: tuple | None = None
+        super().__init__(st.players, 0, dict(st.options), st.ruleset)
+        self.counters = dict(st.counters)
+        self._source = (program, st, seat)
+
+    def _made(self) -> None:
+        program, st, seat = self._source
+        self._source = None
+        full = seen_state_of(program, st, seat)
+        self._seen_entities, self._seen_zones = full.entities, full.zones
+
+    @property
+    def entities(self) -> dict[str, list]:
+        if self._source is not None:
+            self._made()
+        return self._seen_entities
+
+    @entities.setter
+    def entities(self, value: dict[str, list]) -> None:  # GameState.__init__ sets it
+        self._seen_entities = value
+
+    @property
+    def zones(self) -> dict[str, list[str]]:
+        if self._source is not None:
+            self._made()
+        return self._seen_zones
+
+    @zones.setter
+    def zones(self, value: dict[str, list[str]]) -> None:
+        self._seen_zones = value
+
+
+def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> bool:
+    """Whether `seat` sees the entity `eid` (it is in `seen_state_of(program, st, seat)` by its id)."""
+    ent = st.entities.get(eid)
+    if ent is None:
+        return False
+    zone = ent[E_ZONE]
+    if zone is None:
+        return ent[E_FACE]
+    level = zone_visible(program, zone, seat)
+    peeked = seat is not None and seat in st.known.get(eid, ())
+    if level == "all":
+        return ent[E_FACE] or peeked
+    return level == "size" and (peeked or (ent[E_FACE] and eid in st.public))
+
+
 def _seen_member(entities: dict, e: str, zone: str, known: set[str], shown: set[str], made: dict) -> str:
     ent = entities[e]
     if ent[E_FACE] or e in known:
