@@ -14,7 +14,15 @@ from nemesis_rules.bots import HeuristicBot, Seen, bot_seed, make_bot, play_turn
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import primitives, vm
 from nemesis_rules.engine.primitives import ScriptError
-from nemesis_rules.engine.view import HIDDEN_KIND, seen_state, seen_state_of, view, zone_visible
+from nemesis_rules.engine.view import (
+    HIDDEN_KIND,
+    LazySeenState,
+    seen_state,
+    seen_state_of,
+    sees_entity,
+    view,
+    zone_visible,
+)
 from nemesis_rules.ruleset.check_api import check_paths
 from tests.positions import choose, props, put
 from tests.test_base_flow import offer
@@ -79,6 +87,10 @@ def test_the_bots_seen_state_is_the_one_made_from_the_view(rules):
             for seat in (None, 0, 1, 2):
                 seen = seen_state_of(rules.program, game.state, seat)
                 assert normalised(rules.program, seen) == normalised(rules.program, seen_of(game, seat))
+                lazy = LazySeenState(rules.program, game.state, seat)
+                assert lazy.to_dict() == seen.to_dict()
+                assert {e for e in game.state.entities if sees_entity(rules.program, game.state, seat, e)} \
+                    == {e for e in seen.entities if not e.startswith("?")}
                 peeked += pile[1] in seen.entities
                 public += pile[2] in seen.entities
         game.apply(rng.randrange(len(game.decision.options)))
@@ -137,6 +149,16 @@ def test_a_hint_steers_the_bot(tmp_path):
     assert d.optional, "the toy's first decision must allow a pass for this test"
     pick = HeuristicBot(0).choose(Seen(game, d.player, d))
     assert d.options[pick].value is None
+
+
+def test_a_hint_that_reads_no_position_makes_no_seen_state(rules):
+    # base's hint for paying reads only the prompt: the seat's seen state is never made
+    game = one_player(rules)
+    d = Decision(0, "pay_with", "pay_with", [Option(0, "a", "a"), Option(1, "b", "b")])
+    seen = Seen(game, 0, d)
+    HeuristicBot(0).choose(seen)
+    assert seen.state._source is not None                      # not made yet ...
+    assert seen.state.zones and seen.state._source is None     # ... until something reads it
 
 
 def test_a_failing_hint_names_the_decision(tmp_path):
