@@ -1,7 +1,8 @@
 """Bots: frontends that pick an option from what their seat may see, never from the full state.
 
 A bot gets a `Seen`: its seat, the current decision (prompt and labelled options) and, on
-demand, `game.view(seat)`. It returns the index of an option.
+demand, what the seat sees: `seen.state` (its seen state, what the hooks read) or `seen.view`
+(`game.view(seat)` without the log). It returns the index of an option.
 
 * `RandomBot` picks uniformly. A bot keeps no state: its generator is made for each decision from
   its seed and the number of moves so far, so a saved game resumes with the same choices.
@@ -14,7 +15,7 @@ demand, `game.view(seat)`. It returns the index of an option.
     and among the others the one whose visible numbers (the sum of its int props) are highest.
 * A module teaches the heuristic bot its game in its own language: when it defines
   `fn bot_hint(me, prompt, option)`, the bot adds that score (weighted by `HINT_WEIGHT`) to the
-  generic ones. The function runs on `seen_state()` of the bot's view, a state that holds only
+  generic ones. The function runs on the seat's seen state (engine/view.py), a state that holds only
   what the seat may see, so a hint cannot read hidden cards even by mistake. Layered modules
   refine it with `modifier bot_hint(...) when ...: + ...`.
 """
@@ -27,7 +28,9 @@ from typing import Any, Protocol
 
 from nemesis_rules.api import Decision, Game, Option
 from nemesis_rules.dsl.diagnostics import RulesError
-from nemesis_rules.engine.view import SeenFunctions, view
+from nemesis_rules.engine.program import Program
+from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState
+from nemesis_rules.engine.view import LazySeenState, SeenFunctions, sees_entity, view
 
 BOT_KINDS = ("random", "heuristic")
 
@@ -35,20 +38,42 @@ BOT_KINDS = ("random", "heuristic")
 class Seen:
     """What a bot may look at: its seat, the decision, and its seat's view (made on demand)."""
 
-    __slots__ = ("seat", "decision", "_game", "_view", "_hints")
+    __slots__ = ("seat", "decision", "_game", "_view", "_state", "_hints")
 
     def __init__(self, game: Game, seat: int, decision: Decision) -> None:
         self.seat = seat
         self.decision = decision
         self._game = game
         self._view: dict[str, Any] | None = None
+        self._state: GameState | None = None
         self._hints: list[float] | None = None
 
     @property
     def view(self) -> dict[str, Any]:
         if self._view is None:  # the seat's view without its log, which no hook reads
-            self._view = view(self._game.rules.program, self._game.state, self.seat, with_log=False)
+            self._view = view(self.program, self._game.state, self.seat, with_log=False)
         return self._view
+
+    @property
+    def state(self) -> GameState:
+        """A state holding only what the seat sees (hidden entities are placeholders), made from
+        the game's state at its first read (engine/view.py `LazySeenState`). Read it during the
+        decision only, never write to it."""
+        if self._state is None:
+            self._state = LazySeenState(self.program, self._game.state, self.seat)
+        return self._state
+
+    def sees(self, entity: Any) -> list | None:
+        """The entity as the seat sees it (its record in `state`), or None when it does not see it
+        (or `entity` is no entity id); reads the game's state without making `state`."""
+        game = self._game
+        if isinstance(entity, str) and sees_entity(self.program, game.state, self.seat, entity):
+            return game.state.entities[entity]
+        return None
+
+    @property
+    def program(self) -> Program:
+        return self._game.rules.program
 
     def rng(self, seed: int | str) -> random.Random:
         """A generator for this decision alone, from the bot's seed and the number of moves made:
@@ -61,13 +86,13 @@ class Seen:
 
     def player_ids(self) -> list[str]:
         """The player entities in seat order (the engine creates one a seat, in order)."""
-        return list(self._game.rules.program.player_ids[:self._game.state.players])
+        return list(self.program.player_ids[:self._game.state.players])
 
     def me(self) -> str:
         return self.player_ids()[self.seat]
 
     def hints(self) -> list[float]:
-        """The module's `bot_hint(me, prompt, option)` of every option, read from the view only
+        """The module's `bot_hint(me, prompt, option)` of every option, read from what the seat sees
         (all 0 when the module defines none).
 
         Raises:
@@ -79,9 +104,9 @@ class Seen:
 
     def _module_hints(self) -> list[float]:
         options = self.decision.options
-        if "bot_hint" not in self._game.rules.program.fns:
+        if "bot_hint" not in self.program.fns:
             return [0.0] * len(options)
-        fns = SeenFunctions(self._game.rules.program, self.view, self._game.rules.fingerprint)
+        fns = SeenFunctions(self.program, self.state, self._game.rules.fingerprint)
         me, prompt = self.me(), self.decision.prompt
         scores = []
         for o in options:
@@ -118,8 +143,8 @@ def avoid_passing(seen: Seen, option: Option) -> float:
 def use_own_things(seen: Seen, option: Option) -> float:
     if not isinstance(option.value, str):
         return 0.0
-    ent = seen.view["entities"].get(option.value)
-    zone = ent.get("zone") if ent else None
+    ent = seen.sees(option.value)
+    zone = ent[E_ZONE] if ent else None
     return 0.5 if zone and zone.endswith("@" + seen.me()) else 0.0
 
 
@@ -135,7 +160,8 @@ def target_the_leader(seen: Seen, option: Option) -> float:
 
 
 def _standing(seen: Seen, player: str) -> int:
-    props = seen.view["entities"][player]["props"]
+    ent = seen.sees(player)  # a player entity lies face up outside any zone: every seat sees it
+    props = {**seen.program.kind_defaults.get(ent[E_KIND], {}), **ent[E_PROPS]}
     return sum(v for v in props.values() if isinstance(v, int) and not isinstance(v, bool))
 
 

@@ -14,7 +14,15 @@ from nemesis_rules.bots import HeuristicBot, Seen, bot_seed, make_bot, play_turn
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import primitives, vm
 from nemesis_rules.engine.primitives import ScriptError
-from nemesis_rules.engine.view import HIDDEN_KIND, seen_state, view
+from nemesis_rules.engine.view import (
+    HIDDEN_KIND,
+    LazySeenState,
+    seen_state,
+    seen_state_of,
+    sees_entity,
+    view,
+    zone_visible,
+)
 from nemesis_rules.ruleset.check_api import check_paths
 from tests.positions import choose, props, put
 from tests.test_base_flow import offer
@@ -53,6 +61,40 @@ def test_seen_state_names_no_hidden_entity(rules):
                     checked += 1
             game.apply(rng.randrange(len(game.decision.options)))
     assert checked > 20
+
+
+def normalised(program, st) -> dict:
+    """A state's data with each entity's props merged with its kind's defaults (how reads see them)."""
+    data = st.to_dict()
+    data["entities"] = [[eid, kind, zone, {**program.kind_defaults.get(kind, {}), **p}, face, comp]
+                        for eid, kind, zone, p, face, comp in data["entities"]]
+    return data
+
+
+def test_the_bots_seen_state_is_the_one_made_from_the_view(rules):
+    # seen_state_of skips the view; it must hold exactly what seen_state(view) holds, also where
+    # a seat peeked at a card in a counted pile or a card there was made public
+    rng = random.Random(2)
+    game = Game.new(rules, players=3, seed=2)
+    peeked = public = 0
+    while not game.over and len(game.state.moves) < 150:
+        if len(game.state.moves) % 10 == 0:
+            piles = [z for z, m in game.state.zones.items() if len(m) > 3 and zone_visible(rules.program, z, 0) == "size"]
+            pile = game.state.zones[rng.choice(piles)]
+            primitives.peek(game._runtime, "player1", pile[1])
+            primitives.reveal(game._runtime, pile[2])
+            primitives.make_public(game._runtime, pile[2])
+            for seat in (None, 0, 1, 2):
+                seen = seen_state_of(rules.program, game.state, seat)
+                assert normalised(rules.program, seen) == normalised(rules.program, seen_of(game, seat))
+                lazy = LazySeenState(rules.program, game.state, seat)
+                assert lazy.to_dict() == seen.to_dict()
+                assert {e for e in game.state.entities if sees_entity(rules.program, game.state, seat, e)} \
+                    == {e for e in seen.entities if not e.startswith("?")}
+                peeked += pile[1] in seen.entities
+                public += pile[2] in seen.entities
+        game.apply(rng.randrange(len(game.decision.options)))
+    assert peeked >= 10 and public >= 20, (peeked, public)
 
 
 def test_seen_state_keeps_counts_and_kinds_it_may_know(rules):
@@ -107,6 +149,16 @@ def test_a_hint_steers_the_bot(tmp_path):
     assert d.optional, "the toy's first decision must allow a pass for this test"
     pick = HeuristicBot(0).choose(Seen(game, d.player, d))
     assert d.options[pick].value is None
+
+
+def test_a_hint_that_reads_no_position_makes_no_seen_state(rules):
+    # base's hint for paying reads only the prompt: the seat's seen state is never made
+    game = one_player(rules)
+    d = Decision(0, "pay_with", "pay_with", [Option(0, "a", "a"), Option(1, "b", "b")])
+    seen = Seen(game, 0, d)
+    HeuristicBot(0).choose(seen)
+    assert seen.state._source is not None                      # not made yet ...
+    assert seen.state.zones and seen.state._source is None     # ... until something reads it
 
 
 def test_a_failing_hint_names_the_decision(tmp_path):

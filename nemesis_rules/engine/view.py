@@ -3,6 +3,7 @@ visibility each zone declares and by entities lying face down."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -140,7 +141,128 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
     return st
 
 
-def _counted_members(zone: dict[str, Any], hidden) -> list[str]:
+def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameState:
+    """`seen_state(program, view(program, st, seat), st.ruleset)` without the view in between (what
+    a bot reads at every decision): equal to it, but built without copying what the seat sees.
+    An entity or a zone the seat sees whole is `st`'s own list (so an entity's props are its own,
+    not merged with its kind's defaults; reads fall back to those just the same). Valid until `st`
+    changes, and nothing may write to it: pure functions read it between two moves of `st`."""
+    out = GameState(st.players, 0, dict(st.options), st.ruleset)
+    out.counters = dict(st.counters)
+    entities, levels, zones = st.entities, program.seen_levels, out.zones
+    public = set(st.public)
+    known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
+    shown: set[str] = set()
+    made: dict[str, list] = {}  # the placeholders, in the order the view's zones list them
+    for key, members in st.zones.items():
+        if not members:
+            if (levels.get((key, seat)) or zone_visible(program, key, seat)) != "none":
+                zones[key] = members
+            continue
+        level = levels.get((key, seat)) or zone_visible(program, key, seat)
+        if level == "all":
+            for e in members:
+                if not entities[e][E_FACE] and e not in known:
+                    zones[key] = [_seen_member(entities, e, key, known, shown, made) for e in members]
+                    break
+            else:
+                zones[key] = members
+                shown.update(members)
+        elif level == "size":
+            if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
+                zones[key] = _placeholders(made, len(members), key)
+                continue
+            counted = _counted_zone(st, members, public, known, shown)
+            if len(counted) == 1:  # what is public there lies face down: nothing is shown
+                zones[key] = _placeholders(made, len(members), key)
+            else:
+                zones[key] = [e if e is not None else _placeholders(made, 1, key)[0]
+                              for e in _counted_members(counted, lambda: None)]
+    out.entities = {e: ent for e, ent in entities.items() if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
+    out.entities.update(made)
+    return out
+
+
+class LazySeenState(GameState):
+    """`seen_state_of(program, st, seat)`, made at the first read of its entities or zones: the
+    hints of many decisions read neither (which card pays, what to discard), and then the seat's
+    seen state costs nothing. The same promise: valid until `st` changes; nothing writes to it."""
+
+    __slots__ = ("_source", "_seen_entities", "_seen_zones")
+
+    def __init__(self, program: Program, st: GameState, seat: int | None) -> None:
+        self._source: tuple | None = None
+        super().__init__(st.players, 0, dict(st.options), st.ruleset)
+        self.counters = dict(st.counters)
+        self._source = (program, st, seat)
+
+    def _made(self) -> None:
+        program, st, seat = self._source
+        self._source = None
+        full = seen_state_of(program, st, seat)
+        self._seen_entities, self._seen_zones = full.entities, full.zones
+
+    @property
+    def entities(self) -> dict[str, list]:
+        if self._source is not None:
+            self._made()
+        return self._seen_entities
+
+    @entities.setter
+    def entities(self, value: dict[str, list]) -> None:  # GameState.__init__ sets it
+        self._seen_entities = value
+
+    @property
+    def zones(self) -> dict[str, list[str]]:
+        if self._source is not None:
+            self._made()
+        return self._seen_zones
+
+    @zones.setter
+    def zones(self, value: dict[str, list[str]]) -> None:
+        self._seen_zones = value
+
+
+def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> bool:
+    """Whether `seat` sees the entity `eid` (it is in `seen_state_of(program, st, seat)` by its id)."""
+    ent = st.entities.get(eid)
+    if ent is None:
+        return False
+    zone = ent[E_ZONE]
+    if zone is None:
+        return ent[E_FACE]
+    level = zone_visible(program, zone, seat)
+    peeked = seat is not None and seat in st.known.get(eid, ())
+    if level == "all":
+        return ent[E_FACE] or peeked
+    return level == "size" and (peeked or (ent[E_FACE] and eid in st.public))
+
+
+def _seen_member(entities: dict, e: str, zone: str, known: set[str], shown: set[str], made: dict) -> str:
+    ent = entities[e]
+    if ent[E_FACE] or e in known:
+        shown.add(e)
+        return e
+    pid = f"?{len(made) + 1}"
+    made[pid] = [ent[E_KIND], zone, {}, False, ""]
+    return pid
+
+
+_PLACEHOLDER_IDS = [f"?{i}" for i in range(1, 1001)]
+
+
+def _placeholders(made: dict[str, list], n: int, zone: str) -> list[str]:
+    """`n` new placeholders of an unseen kind in `zone`, numbered on from those `made` so far."""
+    first = len(made)
+    while len(_PLACEHOLDER_IDS) < first + n:
+        _PLACEHOLDER_IDS.append(f"?{len(_PLACEHOLDER_IDS) + 1}")
+    ids = _PLACEHOLDER_IDS[first:first + n]
+    for pid in ids:
+        made[pid] = [HIDDEN_KIND, zone, {}, False, ""]
+    return ids
+
+
+def _counted_members(zone: dict[str, Any], hidden: Callable[[], str | None]) -> list[str | None]:
     """A counted zone's members: peeked entities where they lie, public ones in the last free
     places (where they lie is not shown), placeholders made by `hidden()` elsewhere."""
     members: list[str | None] = [None] * zone["size"]
@@ -157,9 +279,11 @@ class SeenFunctions:
     """The rules' pure functions, run on what one seat sees (its `seen_state`): what a bot's hints
     and a module's screen panels read, so neither can show or use a hidden card."""
 
-    def __init__(self, program: Program, seen: dict[str, Any], ruleset: str) -> None:
+    def __init__(self, program: Program, seen: dict[str, Any] | GameState, ruleset: str) -> None:
+        """`seen`: a seat's view, or a state that holds only what it shows (`seen_state_of`)."""
         self.program = program
-        self.rt = vm.Runtime(program, seen_state(program, seen, ruleset))
+        state = seen if isinstance(seen, GameState) else seen_state(program, seen, ruleset)
+        self.rt = vm.Runtime(program, state)
 
     def call(self, name: str, *args: Any) -> Any:
         """`name(*args)`; raises RulesError naming the call when the function fails."""
