@@ -9,12 +9,11 @@ by tests/scenarios/lockdown/ (run by tests/test_scenarios.py).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import PropertyFailure, play_checked
+from test_base_properties import many_games_keep_every_property, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -106,23 +105,8 @@ def test_same_seed_same_game(rules):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_many_random_games_keep_every_property(rules, players):
-    """300 seeds for each of 1-5 players. Prints the figures; fails listing every failure."""
-    failures = []
-    summary = Counter()
-    steps = 0
-    start = time.perf_counter()
-    for seed in SLOW_SEEDS:
-        try:
-            out = play_checked(rules, players, seed, reload=False)
-        except (PropertyFailure, RulesError) as err:
-            failures.append(f"{type(err).__name__}: {err}")
-            continue
-        summary[out["result"]["reason"]] += 1
-        steps += out["steps"]
-    took = time.perf_counter() - start
-    print(f"\nlockdown, {players} players: {len(SLOW_SEEDS)} games, {len(failures)} failed, "
-          f"{dict(summary)}, {steps} decisions, {took:.1f}s")
-    assert not failures, "\n".join(failures[:20])
+    """300 seeds for each of 1-5 players; base's runner prints the figures and lists every failure."""
+    many_games_keep_every_property(rules, {}, [players], SLOW_SEEDS)
 # ---------------------------------------------------------------- the races in Lockdown (lc §6, §7)
 
 RACES = {"void_seeders": "void_seeders_lockdown", "carnomorphs": "carnomorphs_lockdown",
@@ -219,16 +203,7 @@ def test_random_games_with_chytrids_keep_every_property(chytrid_rules, players):
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_many_random_games_with_chytrids_keep_every_property(chytrid_rules, players):
     """300 seeds for each of 1-5 players of Chytrids on the invented Lockdown board."""
-    failures = [f"seed {seed}: {err}" for seed in SLOW_SEEDS for err in _failure(chytrid_rules, players, seed)]
-    assert not failures, "\n".join(failures[:20])
-
-
-def _failure(rules, players, seed):
-    try:
-        play_checked(rules, players, seed, reload=False)
-    except (PropertyFailure, RulesError) as err:
-        return [f"{type(err).__name__}: {err}"]
-    return []
+    many_games_keep_every_property(chytrid_rules, {}, [players], SLOW_SEEDS)
 
 
 # ---------------------------------------------------------------- Aftermath's characters in Lockdown (lc §8)
