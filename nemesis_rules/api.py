@@ -388,12 +388,16 @@ class Game:
             raise
 
     # ---- seeing ----
-    def view(self, player: int | None) -> dict[str, Any]:
-        """What `player` (a seat from 0; None for a spectator) may see, JSON-ready."""
+    def view(self, player: int | None, log_from: int = 0) -> dict[str, Any]:
+        """What `player` (a seat from 0; None for a spectator) may see, JSON-ready. `log_from`
+        leaves out the log entries before that index of the whole log (`len(game.log)` when the
+        caller last looked), for a caller that reads the log as it grows."""
         if player is not None and not (isinstance(player, int) and not isinstance(player, bool)
                                        and 0 <= player < self.state.players):
             raise RulesError(f"no player {brief(player)}: seats are 0 to {self.state.players - 1}")
-        data = redact(self.rules.program, self.state, player)
+        if not (isinstance(log_from, int) and not isinstance(log_from, bool) and log_from >= 0):
+            raise RulesError(f"log_from must be a log index (0 or more), got {brief(log_from)}")
+        data = redact(self.rules.program, self.state, player, log_from=log_from)
         data["log"] = [self._entry(e) for e in data["log"]]
         if data["result"] is not None:
             data["result"] = dict(data["result"])

@@ -10,12 +10,11 @@ views leak nothing).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import PropertyFailure, play_checked
+from test_base_properties import many_games_keep_every_property, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -143,23 +142,9 @@ def test_same_seed_same_game(rules):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_many_random_games_keep_every_property(rules, players):
-    """300 seeds for each of 1-5 players (issue 6). Prints the figures; fails listing every failure."""
-    failures = []
-    summary = Counter()
-    steps = 0
-    start = time.perf_counter()
-    for seed in SLOW_SEEDS:
-        try:
-            out = play_checked(rules, players, seed, reload=False)
-        except (PropertyFailure, RulesError) as err:
-            failures.append(f"{type(err).__name__}: {err}")
-            continue
-        summary[out["result"]["reason"]] += 1
-        steps += out["steps"]
-    took = time.perf_counter() - start
-    print(f"\ncarnomorphs, {players} players: {len(SLOW_SEEDS)} games, {len(failures)} failed, "
-          f"{dict(summary)}, {steps} decisions, {took:.1f}s")
-    assert not failures, "\n".join(failures[:20])
+    """300 seeds for each of 1-5 players (issue 6); base's runner prints the figures and lists
+    every failure."""
+    many_games_keep_every_property(rules, {}, [players], SLOW_SEEDS)
 
 
 # ---------------------------------------------------------------- Voracious: the order in the step

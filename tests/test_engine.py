@@ -220,6 +220,19 @@ def test_view_shows_own_hand_but_only_sizes_of_others(toy_rules) -> None:
     assert json.loads(json.dumps(view)) is not None
 
 
+def test_view_log_from_leaves_out_the_lines_already_read(toy_rules) -> None:
+    game = Game.new(toy_rules, players=2, seed=0)
+    rnd = random.Random(0)
+    while len(game.log) < 3 and not game.over:
+        game.apply(rnd.randrange(len(game.decision.options)))
+    full = game.view(None)
+    read = len(game.log) - 1
+    assert game.view(None, log_from=read)["log"] == [e for e in game.log[read:] if e["to"] is None]
+    assert game.view(None, log_from=0) == full and game.view(None, log_from=len(game.log))["log"] == []
+    with pytest.raises(RulesError, match="log_from must be a log index"):
+        game.view(None, log_from=-1)
+
+
 def test_decision_is_shown_in_full_only_to_its_player(toy_rules) -> None:
     game = Game.new(toy_rules, players=2, seed=0)
     mine, theirs = game.view(game.decision.player), game.view(1 - game.decision.player)

@@ -40,9 +40,12 @@ def entity_view(program: Program, ent: list) -> dict[str, Any]:
             "face_up": ent[E_FACE]}
 
 
-def view(program: Program, st: GameState, seat: int | None, with_log: bool = True) -> dict[str, Any]:
+def view(program: Program, st: GameState, seat: int | None, with_log: bool = True,
+         log_from: int = 0) -> dict[str, Any]:
     """A JSON-ready dict of what `seat` may see (None: a spectator, who sees only public things);
-    `with_log=False` leaves the log out (a bot that reads only the position saves the copy).
+    `with_log=False` leaves the log out (a bot that reads only the position saves the copy), and
+    `log_from` keeps only the entries from that index of the whole log on (a caller that has read
+    the earlier ones skips their copy).
 
     In a zone the seat may only count, it still sees the face-up entities made public
     (`public`) and, where they lie, those it has peeked at (`known`: entity -> position)."""
@@ -76,7 +79,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
         "zones": zones,
         "entities": entities,
         "decision": _decision_view(st, seat),
-        "log": [entry for entry in st.log if entry["to"] is None or (seat is not None and seat in entry["to"])]
+        "log": [entry for entry in st.log[log_from:] if entry["to"] is None or (seat is not None and seat in entry["to"])]
         if with_log else [],
         "result": st.result,
     }
