@@ -33,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="bot for the other seats (default: heuristic, or the save's)")
     p.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with `save FILE`")
     p.add_argument("--after", default=None, metavar="SAVE",
-                   help="start from the final state of a finished saved game (e.g. --mode epilogue)")
+                   help="start from the final state of a finished saved game (with a --mode of the rules "
+                        "that continues one)")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 

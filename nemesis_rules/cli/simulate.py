@@ -76,7 +76,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="every game starts from the final state of this finished saved game")
     p.add_argument("--then", action="append", default=None, metavar="NAME=VALUE",
                    help="chain: each finished game is continued by a second game with these options "
-                        "(repeatable, e.g. --then mode=epilogue); the report is of the second games")
+                        "(repeatable, e.g. --then mode=NAME for a mode of the rules that continues a finished "
+                        "game); the report is of the second games")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 
