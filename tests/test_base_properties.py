@@ -456,9 +456,9 @@ def many_games_keep_every_property(rules, options: dict, player_counts, seeds) -
             except (PropertyFailure, RulesError) as err:
                 failures.append(f"{type(err).__name__}: {err}")
                 summary["failed"] += 1
-                _note_progress(progress, rules, options, players, seed, {"failed": failures[-1]})
+                note_progress(progress, rules, options, players, seed, {"failed": failures[-1]})
                 continue
-            _note_progress(progress, rules, options, players, seed, {
+            note_progress(progress, rules, options, players, seed, {
                 "steps": out["steps"], "reason": (out["result"] or {}).get("reason"), "diverged": out["diverged"]})
             steps += out["steps"]
             if out["diverged"]:
@@ -474,7 +474,7 @@ def many_games_keep_every_property(rules, options: dict, player_counts, seeds) -
     assert not diverged, f"{len(diverged)} of {games} reloaded games diverged; first: {diverged[0]}"
 
 
-def _note_progress(path: str | None, rules, options: dict, players: int, seed: int, outcome: dict) -> None:
+def note_progress(path: str | None, rules, options: dict, players: int, seed: int, outcome: dict) -> None:
     """One JSON line per game, so that a long run stopped early still tells what it played."""
     if path:
         with open(path, "a") as f:
