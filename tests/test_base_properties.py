@@ -1,7 +1,6 @@
-"""Property tests over random full games of base Nemesis, played on the TEST board.
-
-tests/fixtures/base_testboard is invented data (corridors, track lengths, exploration tokens,
-plain action cards) that lets base's flow run; see its module.yaml. After EVERY decision:
+"""Property tests over random full games of base Nemesis on the printed board (side A; the
+alternative side, whose layout no source gives, is played on the invented test board
+tests/fixtures/base_testboard). After EVERY decision:
 
 * every entity lies in exactly one zone or in none, and the zone lists agree with the entities'
   zone fields (no entity twice, no list naming an entity that says it is elsewhere);
@@ -15,8 +14,10 @@ plain action cards) that lets base's flow run; see its module.yaml. After EVERY 
 * `to_json` then `from_json` at a random step continues identically to the end.
 
 The default run plays a few seeds per player count; `-m slow` plays 500 seeds for each of 1-5
-players (issue 3). Random options are taken with a seeded `random.Random`, so a failure names
-the seed, the player count and the step, and replays exactly.
+players (issue 3) and each mode, one test per player count, so `pytest -m slow -n auto` spreads
+them over the CPUs; NEMESIS_PROGRESS names a file that gets one JSON line per game played.
+Random options are taken with a seeded `random.Random`, so a failure names the seed, the player
+count and the step, and replays exactly.
 """
 
 from __future__ import annotations
