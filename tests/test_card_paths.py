@@ -121,6 +121,15 @@ def test_every_item_with_an_effect_has_a_printed_board_scenario(rules):
     assert not missing, missing
 
 
+def test_every_base_scenario_runs_on_the_printed_board():
+    """No file under tests/scenarios/base loads the invented test board: its scenarios show the
+    rules on the printed board (issue #11; tests/scenarios/base/README.md says where the test
+    board is still used instead)."""
+    on_test_board = [p.relative_to(SCENARIOS).as_posix() for p in sorted(SCENARIOS.rglob("*.yaml"))
+                     if re.search(r"^modules:.*base_testboard", p.read_text(), re.M)]
+    assert not on_test_board, on_test_board
+
+
 @pytest.mark.parametrize("path", sorted((SCENARIOS / "cards").glob("*.yaml"))[:3], ids=lambda p: p.stem)
 def test_card_scenarios_run(path):
     assert run_file(path).status == "PASS"
