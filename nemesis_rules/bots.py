@@ -143,7 +143,7 @@ class RandomBot:
         self._gen = random.Random(0)  # reseeded at every decision (`seeded`): it carries nothing over
 
     def choose(self, seen: Seen) -> int:
-        return seeded(f"{self.seed}/{seen.decision_number}", self._gen).randrange(len(seen.decision.options))
+        return seeded(f"{self.seed}/{seen.decision_number}", self._gen).randrange(len(seen.decision))
 
 
 Hook = Callable[[Seen, Option], float]
