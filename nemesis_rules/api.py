@@ -173,20 +173,117 @@ def _fingerprint(comp: Composition) -> str:
     return f"{'+'.join(comp.ids)}@{digest.hexdigest()[:16]}"
 
 
-@attrs.frozen
-class Option:
-    index: int
-    value: Any
-    label: str
+class _Frozen:
+    """Immutable records whose texts (labels) are worked out at their first read: a bot that reads
+    only values never pays for them. They compare and print as the attrs records they were."""
+
+    __slots__ = ()
+    _eq: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._eq)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._fields() == other._fields()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._shown)})"
+
+    def __reduce__(self):
+        return (type(self), tuple(getattr(self, n) for n in self._shown))
 
 
-@attrs.frozen
-class Decision:
-    player: int
-    prompt: str
-    text: str
-    options: tuple[Option, ...] = attrs.field(eq=False, converter=tuple)
-    optional: bool = False
+class Option(_Frozen):
+    """One option of a decision: its stable index, its value (the machine form) and its label (the
+    value as a player reads it; `rules.label(value)` when not given)."""
+
+    __slots__ = ("index", "value", "_label", "_rules")
+    _eq = _shown = ("index", "value", "label")
+
+    def __init__(self, index: int, value: Any, label: str | None = None, rules: Ruleset | None = None) -> None:
+        init = object.__setattr__
+        init(self, "index", index)
+        init(self, "value", value)
+        init(self, "_label", label)
+        init(self, "_rules", rules)
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            object.__setattr__(self, "_label", self._rules.label(self.value))
+        return self._label
+
+
+class Decision(_Frozen):
+    """Who decides (a seat), the prompt (a message key), its text (`rules.message(prompt)` when not
+    given), the options and whether passing is allowed (then the last option, of value None).
+    `len(decision)` is the number of options, `value_of(i)` the value of the i-th."""
+
+    __slots__ = ("player", "prompt", "_text", "_options", "_values", "optional", "_rules")
+    _eq = ("player", "prompt", "text", "optional")  # not the options (as before)
+    _shown = ("player", "prompt", "text", "options", "optional")
+
+    def __init__(self, player: int, prompt: str, text: str | None, options, optional: bool = False,
+                 rules: Ruleset | None = None) -> None:
+        options = tuple(options)
+        self._init(player, prompt, text, options, tuple(o.value for o in options[:len(options) - bool(optional)]),
+                   optional, rules)
+
+    def _init(self, player, prompt, text, options, values, optional, rules) -> None:
+        init = object.__setattr__
+        init(self, "player", player)
+        init(self, "prompt", prompt)
+        init(self, "_text", text)
+        init(self, "_options", options)
+        init(self, "_values", values)
+        init(self, "optional", optional)
+        init(self, "_rules", rules)
+
+    @classmethod
+    def pending(cls, rules: Ruleset, player: int, prompt: str, values: tuple, optional: bool) -> Decision:
+        """A decision whose texts and `Option`s are made at their first read (most bots read only
+        how many options there are)."""
+        decision = cls.__new__(cls)
+        decision._init(player, prompt, None, None, values, optional, rules)
+        return decision
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            object.__setattr__(self, "_text", self._rules.message(self.prompt) if self.prompt else "")
+        return self._text
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        if self._options is None:
+            rules, values = self._rules, self._values
+            options = [Option(i, v, None, rules) for i, v in enumerate(values)]
+            if self.optional:
+                options.append(Option(len(values), None, None, rules))
+            object.__setattr__(self, "_options", tuple(options))
+        return self._options
+
+    def __len__(self) -> int:
+        return len(self._values) + bool(self.optional)
+
+    def __bool__(self) -> bool:  # a decision is true, as before `len` (never 0 anyway)
+        return True
+
+    def value_of(self, index: int) -> Any:
+        """The value of option `index` (a valid index: None for the pass)."""
+        return self._values[index] if index < len(self._values) else None
 
 
 class Game:
@@ -348,13 +445,8 @@ class Game:
         return self._decision
 
     def _make_decision(self, pending: dict[str, Any]) -> Decision:
-        label = self.rules.label
-        options = [Option(i, v, label(v)) for i, v in enumerate(pending["options"])]
-        if pending["optional"]:
-            options.append(Option(len(options), None, label(None)))
-        prompt = pending["prompt"]
-        return Decision(pending["player"], prompt, self.rules.message(prompt) if prompt else "",
-                        options, pending["optional"])
+        return Decision.pending(self.rules, pending["player"], pending["prompt"], pending["options"],
+                                pending["optional"])
 
     def apply(self, option: Option | int) -> None:
         """Take an option of the current decision (an `Option` or its index).
@@ -371,11 +463,11 @@ class Game:
                 raise IllegalMoveError("this is a chance node: resolve it with apply_chance(outcome)")
             raise IllegalMoveError("the game is over: there is no decision to take")
         index = option.index if isinstance(option, Option) else option
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(d.options):
-            raise IllegalMoveError(f"{option!r} is not an option: choose an index from 0 to {len(d.options) - 1}")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(d):
+            raise IllegalMoveError(f"{option!r} is not an option: choose an index from 0 to {len(d) - 1}")
         if isinstance(option, Option) and option != d.options[index]:
             raise IllegalMoveError(f"{option!r} is not an option of the current decision")
-        value = d.options[index].value
+        value = d.value_of(index)
         self.state.moves.append(index)
         self._decision = None
         self._guarded(vm.resume, value)

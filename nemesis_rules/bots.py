@@ -22,8 +22,10 @@ demand, what the seat sees: `seen.state` (its seen state, what the hooks read) o
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable, Sequence
+from hashlib import sha512
 from typing import Any, Protocol
 
 from nemesis_rules.api import Decision, Game, Option
@@ -78,7 +80,7 @@ class Seen:
     def rng(self, seed: int | str) -> random.Random:
         """A generator for this decision alone, from the bot's seed and the number of moves made:
         a bot keeps no state of its own, so a saved game resumes with the same choices."""
-        return random.Random(f"{seed}/{self.decision_number}")
+        return seeded(f"{seed}/{self.decision_number}", random.Random.__new__(random.Random))
 
     @property
     def decision_number(self) -> int:
@@ -117,6 +119,16 @@ class Seen:
         return scores
 
 
+def seeded(text: str, gen: random.Random) -> random.Random:
+    """`gen` reseeded as `random.Random(text)` is, giving the same numbers: the text's bytes and
+    their SHA-512 as one integer (Python's version-2 seeding of a str), handed straight to the C
+    seeding; the pure-Python steps of `Random(text)` cost as much as the seeding itself."""
+    data = text.encode()
+    _random.Random.seed(gen, int.from_bytes(data + sha512(data).digest()))
+    gen.gauss_next = None
+    return gen
+
+
 class Bot(Protocol):
     name: str
 
@@ -128,9 +140,10 @@ class RandomBot:
 
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
+        self._gen = random.Random(0)  # reseeded at every decision (`seeded`): it carries nothing over
 
     def choose(self, seen: Seen) -> int:
-        return seen.rng(self.seed).randrange(len(seen.decision.options))
+        return seeded(f"{self.seed}/{seen.decision_number}", self._gen).randrange(len(seen.decision))
 
 
 Hook = Callable[[Seen, Option], float]

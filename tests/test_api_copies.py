@@ -92,3 +92,21 @@ def test_a_template_substitutes_names_only(toy_rules) -> None:
         del rules.messages["probe"]
     who = rules.label("player0")
     assert text == f"{{who.__class__.__mro__}} {{who:>999999999}} {{who[0]}} {{who}} {who} {{missing}}"
+
+
+def test_a_decision_made_lazily_equals_one_made_whole(toy_rules) -> None:
+    """Game.decision makes its texts and options at their first read; it must equal the record
+    made from them whole, and `len` / `value_of` must agree with its options."""
+    from nemesis_rules.api import Decision, Option
+    rules = toy_rules
+    game = Game.new(rules, players=2, seed=1)
+    seen = 0
+    while not game.over and seen < 40:
+        d = game.decision
+        whole = Decision(d.player, d.prompt, rules.message(d.prompt) if d.prompt else "",
+                         [Option(o.index, o.value, rules.label(o.value)) for o in d.options], d.optional)
+        assert d == whole and repr(d) == repr(whole) and list(d.options) == list(whole.options)
+        assert len(d) == len(d.options) and [d.value_of(i) for i in range(len(d))] == [o.value for o in d.options]
+        game.apply(seen % len(d))
+        seen += 1
+    assert seen > 3

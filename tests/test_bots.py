@@ -298,3 +298,11 @@ def test_a_counted_zone_keeps_peeked_places_and_puts_public_ones_last(rules):
         "zones": {"pile": {"size": 4, "public": ["b"], "known": {"a": 3}}}}
     members = seen_state(rules.program, seen, rules.fingerprint).zones["pile"]
     assert members[3] == "a" and members[2] == "b" and all(m.startswith("?") for m in members[:2])
+
+
+@pytest.mark.parametrize("text", ["bot:1:0/0", "bot:18446744073709551615:4/123456", "héllo", ""])
+def test_a_decision_generator_gives_the_numbers_of_random_random_of_its_text(text):
+    from nemesis_rules.bots import seeded
+    fast, slow = seeded(text, random.Random(99)), random.Random(text)
+    assert fast.getstate() == slow.getstate()
+    assert [fast.randrange(7) for _ in range(20)] == [slow.randrange(7) for _ in range(20)]

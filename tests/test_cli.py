@@ -371,3 +371,15 @@ def test_mode_is_short_for_the_mode_option(capsys):
     assert code == 0 and "options mode=coop" in out.splitlines()[0]
     code, _, err = run(capsys, "simulate", "--modules", TOY, "--games", "2", "--mode", "coop")
     assert code == 2 and "unknown option `mode` (options: length)" in err
+
+
+def test_rules_kept_aside_gives_the_objects_back_to_the_collector() -> None:
+    """bench and simulate freeze what lives while they play (gc.freeze); after the block nothing
+    stays frozen, so rules dropped later are collected as before."""
+    import gc
+
+    from nemesis_rules.cli import common
+    before = gc.get_freeze_count()
+    with common.rules_kept_aside():
+        assert gc.get_freeze_count() > before
+    assert gc.get_freeze_count() == before

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pickle
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nemesis_rules import Game
+from nemesis_rules import Game, load_ruleset
 from nemesis_rules.engine import primitives as prim
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, canonical_json
 
@@ -184,3 +185,22 @@ def test_a_cloned_state_pickles_as_its_own_copy(toy_rules) -> None:
     eid = next(iter(copy.entities))
     copy.entities[eid][E_COMP] = "changed"
     assert game.state.entities[eid][E_COMP] != "changed"
+
+
+@pytest.mark.parametrize("players", [1, 4, 5])
+def test_a_new_game_is_placed_as_setup_places_each_component(players) -> None:
+    """Game.new copies the setup layout (worked out once per player count) record by record: the
+    same state as placing every component in turn, and nothing shared with the layout or another game."""
+    from nemesis_rules.engine import savefmt
+    from nemesis_rules.engine.state import GameState
+    rules = load_ruleset("base")
+    copied, placed = GameState(players, 0, {}, ""), GameState(players, 0, {}, "")
+    savefmt.place_components(rules.program, copied)
+    savefmt._place(rules.program, placed)
+    assert copied == placed and copied.to_json() == placed.to_json()
+    assert list(copied.entities) == list(placed.entities) and list(copied.zones) == list(placed.zones)
+    one, two = Game.new(rules, players, seed=1, autostart=False), Game.new(rules, players, seed=1, autostart=False)
+    for a, b in ((one.state, two.state), (one.state, savefmt.layout(rules.program, players))):
+        records = dict.values(a.entities)
+        others = b.records if isinstance(b, savefmt.Layout) else b.entities
+        assert all(x is not y and x[2] is not y[2] for x, y in zip(records, dict.values(others), strict=True))

@@ -130,7 +130,8 @@ def bench_one(target: str, args: argparse.Namespace, explicit: bool) -> None:
     print(f"  load (compose+check+compile): {_ms(load_s[1])} (median of 3; the first took {_ms(load_s[0])})")
     players = max(rules.players.min, min(args.players, rules.players.max))
     try:
-        _bench_games(rules, players, args.games, args.runs)
+        with common.rules_kept_aside():  # as `nemesis simulate` plays
+            _bench_games(rules, players, args.games, args.runs)
     except RulesError as error:
         print(f"  games: the rules failed: {common.one_line(error)}")
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from nemesis_rules.api import Ruleset, load_ruleset
@@ -71,6 +73,25 @@ def module_list(values: Sequence[str] | None) -> list[str]:
 
 def load(values: Sequence[str] | None, lang: str = "en") -> Ruleset:
     return load_ruleset(*module_list(values), lang=lang)
+
+
+def set_aside_what_lives() -> None:
+    """`rules_kept_aside` for the rest of the process (a worker that only plays games)."""
+    gc.collect()
+    gc.freeze()
+
+
+@contextlib.contextmanager
+def rules_kept_aside() -> Iterator[None]:
+    """For a command that plays many games with rules it has loaded: what is alive now (the
+    compiled rules above all, hundreds of thousands of objects) is kept out of the cyclic garbage
+    collector's passes (`gc.freeze`) until the block ends. Else a full pass walks them all every
+    few games, about a tenth of a base game's time. Freed objects are still freed at once."""
+    set_aside_what_lives()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def parse_options(rules: Ruleset, pairs: Sequence[str]) -> dict[str, Any]:

@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
-    records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
+    with common.rules_kept_aside():
+        records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
     elapsed = time.perf_counter() - started
     if args.out:
         write_jsonl(args.out, records)
@@ -242,6 +243,7 @@ def _worker_rules(spec: Spec) -> Ruleset:
     key = (spec.modules, spec.lang)
     if key not in _WORKER_RULES:
         _WORKER_RULES[key] = common.load(spec.modules, spec.lang)
+        common.set_aside_what_lives()  # a worker plays games until its pool ends
     return _WORKER_RULES[key]
 
 

@@ -70,7 +70,16 @@ class Layout:
 
 
 def place_components(program: Program, st: GameState) -> None:
-    """Make the players and the starting components, and put each where setup says."""
+    """Make the players and the starting components, and put each where setup says: a copy of
+    the layout (worked out once per player count, `_place`), record by record."""
+    base = layout(program, st.players)
+    st.entities = Entities({eid: [r[0], r[1], dict(r[2]), r[3], r[4]] for eid, r in dict.items(base.records)})
+    st.zones = Zones({name: members[:] for name, members in dict.items(base.zones)})
+    st.counters = {name: c[2] for name, c in program.counters.items()}
+
+
+def _place(program: Program, st: GameState) -> None:
+    """Make the players and the starting components in `st`, and put each where setup says."""
     for i in range(st.players):
         pid = program.player_ids[i]
         st.entities[pid] = ["player", None, {}, True, "player"]
@@ -99,7 +108,7 @@ def layout(program: Program, players: int) -> Layout:
     found = program.layouts.get(players)
     if found is None:
         st = GameState(players, 0, {}, "")
-        place_components(program, st)
+        _place(program, st)
         ids, values = tuple(st.entities), list(st.entities.values())
         found = program.layouts[players] = Layout(
             ids, {eid: i for i, eid in enumerate(ids)}, st.entities, values, st.zones, list(st.zones),

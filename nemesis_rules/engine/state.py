@@ -159,7 +159,9 @@ def _same_order(a: dict, b: dict) -> bool:
     return list(dict.items(a)) == list(dict.items(b))
 
 
-@attrs.define(slots=True, eq=True)
+# No hook on setting a field (attrs' default runs the converters again at every set, the rng's at
+# each draw): whoever sets `entities` or `zones` after __init__ sets an `Entities` / `Zones`.
+@attrs.define(slots=True, eq=True, on_setattr=attrs.setters.NO_OP)
 class GameState:
     players: int
     seed: int

@@ -9,7 +9,7 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, GameState
+from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, Entities, GameState
 
 
 def zone_visible(program: Program, zone: str, seat: int | None) -> str:
@@ -181,7 +181,7 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
             else:
                 zones[key] = [e if e is not None else _placeholders(made, 1, key)[0]
                               for e in _counted_members(counted, lambda: None)]
-    out.entities = {e: ent for e, ent in entities.items() if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
+    out.entities = Entities({e: ent for e, ent in entities.items() if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)})
     out.entities.update(made)
     return out
 
