@@ -246,8 +246,10 @@ def test_aftermath_characters_draft_by_colour_in_lockdown(aftermath_rules, seed)
 
 
 def test_aftermath_equipment_in_lockdown(aftermath_rules):
-    """The Additional Content box's replacements (lc §8 table): the Android's trait and deck, the
-    Bounty Hunter's 1 quest item of 2 at random, no Robot for the CEO."""
+    """The Additional Content box's replacements (lc §8 table, names pf3 §1.3): the Android's trait,
+    deck and UPS, the Bounty Hunter's deck, 1 Man's Best Friend of 2 at random and his 2 objectives
+    beside the board, the CEO's Broken Robot instead of the Robot, no Aftermath quest item for the
+    CEO and the Android, no trait, cuffs or key for the Convict."""
     seen = set()
     for seed in range(1, 30):
         game = drafted_with_partners(aftermath_rules, 5, seed)
@@ -258,12 +260,21 @@ def test_aftermath_equipment_in_lockdown(aftermath_rules):
             if ch == "android":
                 assert st.zones[f"trait@{p}"] == ["trait_android"]
                 assert all(c.startswith("android_lockdown_card") for c in deck)
+                assert st.zones[f"held@{p}"] == ["android_ups"] and st.zones[f"quest_items@{p}"] == []
             if ch == "bounty_hunter":
-                assert [i.split("#")[0] for i in st.zones[f"quest_items@{p}"]] == ["bounty_hunter_lockdown_quest_item"]
+                assert [i.split("#")[0] for i in st.zones[f"quest_items@{p}"]] == ["bounty_hunter_mans_best_friend"]
+                assert len(deck) == 10 and all(c.startswith("bounty_hunter_ld_") for c in deck)
+                assert sorted(st.zones[f"beside_board@{p}"]) == ["bounty_hunter_i_will_save_you", "bounty_hunter_this_is_my_revenge"]
+                assert st.zones[f"trait@{p}"] == []
             if ch == "ceo":
                 assert "ceo_robot" not in st.entities and st.zones[f"trait@{p}"] == []
+                assert st.zones[f"held@{p}"] == ["ceo_broken_robot"] and st.zones[f"quest_items@{p}"] == []
+                assert len(deck) == 13 and "wound_whole_body" not in st.zones[f"serious_wounds@{p}"]
+            if ch == "convict":
+                assert st.zones[f"quest_items@{p}"] == ["convict_lockdown_pipe"] and st.zones[f"trait@{p}"] == []
+                assert not st.entities[p][2].get("cuffed") and "cuffs_key" in st.zones["game_box"]
             seen.add(ch)
-        if {"android", "bounty_hunter", "ceo"} <= seen:
+        if {"android", "bounty_hunter", "ceo", "convict"} <= seen:
             return
     pytest.fail(f"30 seeds drafted only {sorted(seen)}")
 
