@@ -16,7 +16,7 @@ import pytest
 from test_base_properties import many_games_keep_every_property, play_checked
 
 from nemesis_rules import Game, load_ruleset
-from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = ROOT / "tests" / "fixtures" / "lockdown_testboard_invented"
@@ -284,3 +284,87 @@ def test_random_games_with_aftermath_characters_keep_every_property(aftermath_ru
     out = play_checked(aftermath_rules, players, 0, reload=False)
     assert out["result"]["reason"] in ENDS
 
+
+
+# ---------------------------------------------------------------- base's characters and the Medic in Lockdown (lc §8, pf3 §2.10)
+
+MEDIC_FIXTURE = ROOT / "tests" / "fixtures" / "lockdown_medic_drafted_invented"
+
+
+@pytest.fixture(scope="module")
+def all_characters_rules():
+    return load_ruleset("lockdown", "aftermath", "base_characters", BOARD)
+
+
+def test_base_characters_load_their_lockdown_part_only(all_characters_rules):
+    ids = all_characters_rules.composition.ids
+    assert "base_characters_lockdown" in ids and "base" not in ids
+    assert all_characters_rules.composition.components["captain"].module == "base_characters"
+    assert "pilot_piloting" not in all_characters_rules.composition.components   # the Pilot's base deck is base's
+    assert "base_characters" in load_ruleset("base").composition.ids
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_each_draft_card_offers_only_its_colour(all_characters_rules, seed):
+    """The red card offers the Survivor, the Soldier and the Convict, and so on (lc L975-979,
+    pf3 §1.1); the drafter keeps the card, so the five characters have five colours."""
+    game = Game.new(all_characters_rules, players=5, seed=seed)
+    st = game.state
+    while game.decision.prompt in ("draft_character", "draft_which_character"):
+        if game.decision.prompt == "draft_which_character":
+            colours = {st.entities[o.value][2]["colour"] for o in game.decision.options}
+            assert len(colours) == 1 and len(game.decision.options) >= 2
+        game.apply(len(game.decision.options) - 1)
+    chars = [st.entities[p][2]["character"] for p in game.rules.program.player_ids[:5]]
+    assert len({st.entities[c][2]["colour"] for c in chars}) == 5
+    assert all(st.entities[p][2]["knowledge"] == 3 for p in game.rules.program.player_ids[:5]
+               if st.entities[st.entities[p][2]["character"]][2].get("nemesis_crew"))
+
+
+def test_a_character_of_a_drafted_colour_is_refused(all_characters_rules):
+    """After the red card is kept (the Convict), no later choice offers a red character: picking
+    one is refused and leaves the game unchanged."""
+    game = Game.new(all_characters_rules, players=2, seed=1)
+    reds = {"survivor", "soldier", "convict"}
+    while game.decision.player == 0:                            # seed 1 offers the red card first
+        values = [o.value for o in game.decision.options]
+        game.apply(values.index("convict") if "convict" in values else values.index("survivor"))
+    assert game.state.entities["player1"][2]["character"] == "convict"
+    while game.decision.prompt in ("draft_character", "draft_which_character"):
+        assert not reds & {o.value for o in game.decision.options}
+        before = game.state.to_dict()
+        with pytest.raises(IllegalMoveError):
+            game.apply(len(game.decision.options))           # no such option
+        assert game.state.to_dict() == before
+        game.apply(0)
+
+
+def test_a_draft_card_offering_another_colour_is_refused():
+    """A module whose draft card offers a character of another colour is refused at setup with a
+    message naming the card, the character and both colours (the invented fixture offers the red
+    Medic on every card)."""
+    rules = load_ruleset("lockdown", BOARD, MEDIC_FIXTURE)
+    with pytest.raises(RulesError) as err:
+        Game.new(rules, players=2, seed=1, medic_on="every")
+    msg = str(err.value)
+    assert "offers medic (red)" in msg and "two characters of one colour never play" in msg
+    Game.new(rules, players=2, seed=1)                          # on the red card only: accepted
+
+
+def test_two_draft_cards_of_one_colour_are_refused(tmp_path):
+    """A module adding a second red draft card is refused at setup (one character a colour)."""
+    mod = tmp_path / "second_red_card"
+    mod.mkdir()
+    (mod / "module.yaml").write_text("id: second_red_card\nname: x\nversion: 0.1.0\nengine: \">=0.1,<1\"\n"
+                                     "requires: [lockdown]\nlanguages: [en]\n", encoding="utf-8")
+    (mod / "c.yaml").write_text("components:\n  - {id: red_twin, kind: character, zone: character_pool, "
+                                "props: {colour: red}}\n", encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        Game.new(load_ruleset("lockdown", BOARD, mod), players=2, seed=1)
+    assert "two draft cards are red" in str(err.value)
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_random_games_with_every_character_keep_every_property(all_characters_rules, players):
+    out = play_checked(all_characters_rules, players, 0, reload=False)
+    assert out["result"]["reason"] in ENDS
