@@ -9,6 +9,7 @@ by tests/scenarios/lockdown/ (run by tests/test_scenarios.py).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -368,3 +369,16 @@ def test_two_draft_cards_of_one_colour_are_refused(tmp_path):
 def test_random_games_with_every_character_keep_every_property(all_characters_rules, players):
     out = play_checked(all_characters_rules, players, 0, reload=False)
     assert out["result"]["reason"] in ENDS
+
+
+def test_the_bounty_hunters_objectives_beside_his_board_are_not_weapons():
+    """The README's command (this module order): with the Bounty Hunter drafted, the Android's
+    Integrated Weapon read `weapon` of his objective cards beside his board and stopped 2 of 4
+    five-player games (seeds 0 and 2)."""
+    rules = load_ruleset("lockdown", "base_characters", "aftermath", BOARD)
+    for seed in range(4):
+        game = Game.new(rules, players=5, seed=seed)
+        rnd = random.Random(seed)
+        while not game.over:
+            game.apply(rnd.randrange(len(game.decision.options)))
+        assert game.result["reason"] in ENDS
