@@ -19,6 +19,7 @@ from test_base_properties import many_games_keep_every_property, play_checked
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
 from tests.positions import props
+from tests.strategies import play_randomly
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "base_testboard"
@@ -127,13 +128,9 @@ def test_random_games_keep_every_property(rules, players):
 
 
 def test_same_seed_same_game(rules):
-    import random
-
     def run():
         game = Game.new(rules, players=3, seed=11)
-        rnd = random.Random(11)
-        while not game.over:
-            game.apply(rnd.randrange(len(game.decision.options)))
+        play_randomly(game, 11)
         return game.to_json()
 
     assert run() == run()

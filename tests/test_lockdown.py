@@ -9,7 +9,6 @@ by tests/scenarios/lockdown/ (run by tests/test_scenarios.py).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from test_base_properties import many_games_keep_every_property, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from tests.strategies import play_randomly
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = ROOT / "tests" / "fixtures" / "lockdown_testboard_invented"
@@ -91,13 +91,9 @@ def test_random_games_keep_every_property(rules, players):
 
 
 def test_same_seed_same_game(rules):
-    import random
-
     def run():
         game = Game.new(rules, players=3, seed=11)
-        rnd = random.Random(11)
-        while not game.over:
-            game.apply(rnd.randrange(len(game.decision.options)))
+        play_randomly(game, 11)
         return game.to_json()
 
     assert run() == run()
@@ -372,13 +368,10 @@ def test_random_games_with_every_character_keep_every_property(all_characters_ru
 
 
 def test_the_bounty_hunters_objectives_beside_his_board_are_not_weapons():
-    """The README's command (this module order): with the Bounty Hunter drafted, the Android's
-    Integrated Weapon read `weapon` of his objective cards beside his board and stopped 2 of 4
-    five-player games (seeds 0 and 2)."""
+    """In this module order, with the Bounty Hunter drafted, the Android's Integrated Weapon read
+    `weapon` of his objective cards beside his board and stopped 2 of 4 five-player games."""
     rules = load_ruleset("lockdown", "base_characters", "aftermath", BOARD)
     for seed in range(4):
         game = Game.new(rules, players=5, seed=seed)
-        rnd = random.Random(seed)
-        while not game.over:
-            game.apply(rnd.randrange(len(game.decision.options)))
+        play_randomly(game, seed)
         assert game.result["reason"] in ENDS
