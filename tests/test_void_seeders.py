@@ -9,10 +9,12 @@ setup, and random full games for 1-5 players under property checks.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
 import pytest
+from test_base_properties import many_games_keep_every_property, play_checked
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -172,11 +174,20 @@ def test_same_seed_same_game(rules):
     assert a.to_json() == b.to_json()
 
 
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_a_random_game_keeps_every_property(rules, players):
+    """Base's property checks (conservation, bounds, every seat's view after every decision, a
+    reload) hold with the Void Seeders too."""
+    play_checked(rules, players, seed=0)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_many_random_games(rules, players):
-    reasons = {}
-    for seed in range(300):
-        game = play(rules, players, seed)
-        reasons[game.result["reason"]] = reasons.get(game.result["reason"], 0) + 1
-    assert sum(reasons.values()) == 300
+    """NEMESIS_VOID_SEEDS seeds (default 300) for each of 1-5 players under base's property checks
+    (base's runner prints the figures), then the same seeds again under this module's own checks
+    (the Insanity floor, the Lair count)."""
+    seeds = range(int(os.environ.get("NEMESIS_VOID_SEEDS", "300")))
+    many_games_keep_every_property(rules, {}, [players], seeds)
+    for seed in seeds:
+        play(rules, players, seed)
