@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import PropertyFailure, note_progress, play_checked
+from test_base_properties import PropertyFailure, note_progress, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
@@ -28,13 +28,7 @@ OPTIONS: dict = {}                       # base plays on the printed board (scen
 SLOW_MODES = ("standard", "epilogue", "research_mission")
 
 
-def seed_range(spec: str) -> range:
-    """`300` is seeds 0-299, `40-60` seeds 40-59 (to re-run a part)."""
-    low, _, high = spec.partition("-")
-    return range(int(low), int(high)) if high else range(int(low))
-
-
-SLOW_SEEDS = seed_range(os.environ.get("NEMESIS_AFTERMATH_SEEDS", "300"))
+SLOW_SEEDS = seeds_from_env("NEMESIS_AFTERMATH_SEEDS", "300")
 PLAYER_COUNTS = range(1, 6)
 
 

@@ -15,7 +15,8 @@ tests/fixtures/base_testboard). After EVERY decision:
 
 The default run plays a few seeds per player count; `-m slow` plays 500 seeds for each of 1-5
 players (issue 3) and each mode, one test per player count, so `pytest -m slow -n auto` spreads
-them over the CPUs; NEMESIS_PROGRESS names a file that gets one JSON line per game played.
+them over the CPUs; NEMESIS_PROGRESS names a file that gets one JSON line per game played, and
+NEMESIS_BASE_SEEDS / NEMESIS_MODE_SEEDS (`500`, or `a-b` for seeds a to b-1) split a long run.
 Random options are taken with a seeded `random.Random`, so a failure names the seed, the player
 count and the step, and replays exactly.
 """
@@ -41,8 +42,17 @@ FIXTURE = Path(__file__).parent / "fixtures" / "base_testboard"
 STEP_LIMIT = 20_000
 FAST_SEEDS = range(2)                 # printed-board games are long: `-m slow` plays SLOW_SEEDS
 RELOAD_SEED = 2                       # the save-and-reload game: one more seed per player count
-SLOW_SEEDS = range(500)
 PLAYER_COUNTS = range(1, 6)
+
+
+def seeds_from_env(name: str, default: str) -> range:
+    """The seeds a slow run plays: `300` is seeds 0-299, `40-60` seeds 40-59 (to re-run a part, or
+    to split a long run over sessions or machines)."""
+    low, _, high = os.environ.get(name, default).partition("-")
+    return range(int(low), int(high)) if high else range(int(low))
+
+
+SLOW_SEEDS = seeds_from_env("NEMESIS_BASE_SEEDS", "500")
 
 
 @pytest.fixture(scope="module")
@@ -423,7 +433,7 @@ MODE_RUNS = {
     "intruder_player": ({"mode": "intruder_player"}, range(2, 6)),
     "alternative_board": ({"board": "alternative"}, PLAYER_COUNTS),
 }
-MODE_SEEDS = range(int(os.environ.get("NEMESIS_MODE_SEEDS", "500")))
+MODE_SEEDS = seeds_from_env("NEMESIS_MODE_SEEDS", "500")
 MODE_CASES = [(mode, players) for mode, (_, counts) in MODE_RUNS.items() for players in counts]
 
 
@@ -431,14 +441,14 @@ MODE_CASES = [(mode, players) for mode, (_, counts) in MODE_RUNS.items() for pla
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_many_random_games_keep_every_property(rules, players):
-    """500 seeds for each of 1-5 players (issue 3). Prints the figures; fails listing every failure."""
+    """NEMESIS_BASE_SEEDS seeds (default 500; `a-b` for a range) for each of 1-5 players (issue 3). Prints the figures; fails listing every failure."""
     many_games_keep_every_property(rules, {}, [players], SLOW_SEEDS)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode,players", MODE_CASES)
 def test_many_random_games_in_every_mode_keep_every_property(rules, testboard_rules, mode, players):
-    """NEMESIS_MODE_SEEDS seeds (default 500) for each player count the mode allows."""
+    """NEMESIS_MODE_SEEDS seeds (default 500; `a-b` for a range) for each player count the mode allows."""
     options, _ = MODE_RUNS[mode]
     many_games_keep_every_property(testboard_rules if "board" in options else rules, options, [players], MODE_SEEDS)
 

@@ -9,12 +9,11 @@ setup, and random full games for 1-5 players under property checks.
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
-from test_base_properties import many_games_keep_every_property, play_checked
+from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -184,10 +183,10 @@ def test_a_random_game_keeps_every_property(rules, players):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_many_random_games(rules, players):
-    """NEMESIS_VOID_SEEDS seeds (default 300) for each of 1-5 players under base's property checks
+    """NEMESIS_VOID_SEEDS seeds (default 300; `a-b` for a range) for each of 1-5 players under base's property checks
     (base's runner prints the figures), then the same seeds again under this module's own checks
     (the Insanity floor, the Lair count)."""
-    seeds = range(int(os.environ.get("NEMESIS_VOID_SEEDS", "300")))
+    seeds = seeds_from_env("NEMESIS_VOID_SEEDS", "300")
     many_games_keep_every_property(rules, {}, [players], seeds)
     for seed in seeds:
         play(rules, players, seed)
