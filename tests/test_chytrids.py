@@ -9,12 +9,11 @@ views leak nothing).
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import many_games_keep_every_property, play_checked
+from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOARD = ()                     # base's printed board
 PLAYER_COUNTS = range(1, 6)
 FAST_SEEDS = range(2)
-SLOW_SEEDS = range(int(os.environ.get("NEMESIS_CHYTRID_SEEDS", "300")))
+SLOW_SEEDS = seeds_from_env("NEMESIS_CHYTRID_SEEDS", "300")
 REASONS = ("jump", "ship_destroyed", "all_characters_dead", "mycelium_overrun")
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import many_games_keep_every_property, play_checked
+from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOARD = ROOT / "tests" / "fixtures" / "lockdown_testboard_invented"
 PLAYER_COUNTS = range(1, 6)
 FAST_SEEDS = range(1)
-SLOW_SEEDS = range(300)
+SLOW_SEEDS = seeds_from_env("NEMESIS_LOCKDOWN_SEEDS", "300")
 ENDS = ("jump", "ship_destroyed", "all_characters_dead")
 
 
