@@ -13,12 +13,10 @@ from __future__ import annotations
 import json
 import os
 import random
-import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_base_properties import PropertyFailure, note_progress, play_checked, seeds_from_env
+from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
@@ -86,39 +84,12 @@ def checked_game(rules, mode: str, players: int, seed: int) -> dict:
 @pytest.mark.parametrize("mode", SLOW_MODES)
 def test_many_games_in_every_mode_keep_every_property(rules, mode):
     """NEMESIS_AFTERMATH_SEEDS seeds (default 300; `a-b` for a range) for each of 1-5 players in
-    each mode of NEMESIS_AFTERMATH_MODES (default all three), one test a mode (`-n` spreads them).
-    Seed-major, so that a run stopped early has played every player count alike; prints the
-    running figures every 5 seeds, and NEMESIS_PROGRESS names a file that gets a line per game."""
+    each mode of NEMESIS_AFTERMATH_MODES (default all three), one test a mode (`-n` spreads them),
+    through base's runner (seed-major, running figures, NEMESIS_PROGRESS)."""
     if mode not in os.environ.get("NEMESIS_AFTERMATH_MODES", ",".join(SLOW_MODES)).split(","):
         pytest.skip(f"{mode} is not in NEMESIS_AFTERMATH_MODES")
-    tally: Counter = Counter()
-    failures: list[str] = []
-    progress = os.environ.get("NEMESIS_PROGRESS")
-    start = time.perf_counter()
-    for n, seed in enumerate(SLOW_SEEDS, 1):
-        for players in PLAYER_COUNTS:
-            t = time.perf_counter()
-            try:
-                out = checked_game(rules, mode, players, seed)
-                reason = (out["result"] or {}).get("reason", "none")
-                tally[reason] += 1
-                tally["decisions"] += out["steps"]
-                tally["reload_diverged"] += bool(out["diverged"])
-                if out["diverged"]:
-                    failures.append(f"{mode}, {players} players, seed {seed}: reload diverged: {out['diverged']}")
-                note_progress(progress, rules, {"mode": mode}, players, seed,
-                              {"steps": out["steps"], "reason": reason, "diverged": out["diverged"]})
-            except (PropertyFailure, RulesError) as err:
-                tally["failed"] += 1
-                failures.append(f"{mode}: {type(err).__name__}: {err}")
-                note_progress(progress, rules, {"mode": mode}, players, seed, {"failed": failures[-1]})
-                print(failures[-1], flush=True)
-            tally["games"] += 1
-            tally["ms"] += round((time.perf_counter() - t) * 1000)
-        if n % 5 == 0 or n == len(SLOW_SEEDS):
-            print(json.dumps({"mode": mode, "seeds_done": n, "seconds": round(time.perf_counter() - start),
-                              **tally}), flush=True)
-    assert not failures, f"{len(failures)} failures; first: {failures[0]}"
+    many_games_keep_every_property(rules, {"mode": mode}, PLAYER_COUNTS, SLOW_SEEDS,
+                                   play=lambda players, seed: checked_game(rules, mode, players, seed))
 
 
 # ------------------------------------------------------------------ the Epilogue continues a finished game

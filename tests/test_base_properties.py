@@ -495,21 +495,29 @@ def test_many_random_games_in_every_mode_keep_every_property(rules, testboard_ru
     many_games_keep_every_property(testboard_rules if "board" in options else rules, options, [players], MODE_SEEDS)
 
 
-def many_games_keep_every_property(rules, options: dict, player_counts, seeds) -> None:
+def many_games_keep_every_property(rules, options: dict, player_counts, seeds, play=None) -> None:
+    """Play every seed for every player count (seed-major, so that a run stopped early has played
+    every count alike) under the property checks; print the running figures every 10 seeds and the
+    total; fail listing every failure and every reload that diverged. `play(players, seed)` plays
+    one checked game (default: `play_checked` with `options`)."""
+    if play is None:
+        def play(players, seed):
+            return play_checked(rules, players, seed, reload_strict=False, **options)
     failures = []
     diverged = []
     summary = Counter()
     steps = 0
     start = time.perf_counter()
     progress = os.environ.get("NEMESIS_PROGRESS")     # a file that gets one line per game played
-    for players in player_counts:
-        for seed in seeds:
+    for n, seed in enumerate(seeds, 1):
+        for players in player_counts:
             try:
-                out = play_checked(rules, players, seed, reload_strict=False, **options)
+                out = play(players, seed)
             except (PropertyFailure, RulesError) as err:
                 failures.append(f"{type(err).__name__}: {err}")
                 summary["failed"] += 1
                 note_progress(progress, rules, options, players, seed, {"failed": failures[-1]})
+                print(failures[-1], flush=True)
                 continue
             note_progress(progress, rules, options, players, seed, {
                 "steps": out["steps"], "reason": (out["result"] or {}).get("reason"), "diverged": out["diverged"]})
@@ -517,10 +525,12 @@ def many_games_keep_every_property(rules, options: dict, player_counts, seeds) -
             if out["diverged"]:
                 diverged.append(f"{players} players, seed {seed}: {out['diverged']}")
             summary[(out["result"] or {}).get("reason", "none")] += 1
-    seconds = time.perf_counter() - start
+        if n % 10 == 0 or n == len(seeds):
+            print(json.dumps({"options": options, "players": list(player_counts), "seeds_done": n,
+                              "games": n * len(player_counts), "seconds": round(time.perf_counter() - start, 1),
+                              "decisions": steps, "results": {str(k): v for k, v in summary.items()},
+                              "failures": len(failures), "reload_diverged": len(diverged)}), flush=True)
     games = len(player_counts) * len(seeds)
-    print(json.dumps({"options": options, "players": list(player_counts), "games": games, "seconds": round(seconds, 1), "decisions": steps,
-                      "results": {str(k): v for k, v in summary.items()}, "failures": len(failures), "reload_diverged": len(diverged)}))
     for f in failures + diverged:
         print(f)
     assert not failures, f"{len(failures)} of {games} games failed; first: {failures[0]}"
