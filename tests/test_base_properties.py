@@ -251,7 +251,7 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
             peeked = {e: i for i, e in enumerate(members) if seat in st.known.get(e, ())}
             if exposed is None or not exposed <= after_seen & set(members) or shown.get("known", {}) != peeked:
                 raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
-        if level == "all":
+        if level == "all" and shown["entities"] != _listed(st, members, seat):
             for eid, item in zip(members, shown["entities"], strict=True):
                 if st.entities[eid][E_FACE] or seat in st.known.get(eid, ()):
                     if item != eid:
@@ -279,6 +279,14 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
             leaked = {e for e in named if _identity_hidden(rules, st, e, seat)}
             if leaked:
                 raise PropertyFailure(f"seat {seat}: log line {entry['msg']} names hidden {sorted(leaked)}")
+
+
+def _listed(st, members, seat) -> list:
+    """What a zone the seat sees in full must list: the id of each card face up or peeked at by
+    the seat, `{"face_down": kind}` for the others."""
+    entities, known = st.entities, st.known
+    return [eid if entities[eid][E_FACE] or (known and seat in known.get(eid, ())) else {"face_down": entities[eid][0]}
+            for eid in members]
 
 
 def _identity_hidden(rules, st, eid: str, seat: int | None) -> bool:
@@ -465,6 +473,25 @@ def test_view_check_catches_a_leak(rules, monkeypatch):
 
     monkeypatch.setattr(game, "view", leaky)
     with pytest.raises(PropertyFailure, match="event_deck"):
+        check_view(rules, game, 1, seen, seen, len(game.state.log))
+
+
+def test_view_check_catches_a_face_down_card_named_in_a_public_zone(rules, monkeypatch):
+    game = Game.new(rules, players=2, seed=3)
+    st = game.state
+    zone, eid = next((z, e) for z, members in st.zones.items() for e in members
+                     if visibility_of(rules, z, 1) == "all" and not st.entities[e][E_FACE])
+    seen = seen_by(rules, st, 1)
+    real = game.view
+
+    def leaky(seat, log_from=0):
+        data = real(seat, log_from)
+        listed = data["zones"][zone]["entities"]
+        listed[st.zones[zone].index(eid)] = eid
+        return data
+
+    monkeypatch.setattr(game, "view", leaky)
+    with pytest.raises(PropertyFailure, match=f"face-down {eid}"):
         check_view(rules, game, 1, seen, seen, len(game.state.log))
 
 
