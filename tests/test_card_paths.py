@@ -121,6 +121,46 @@ def test_every_item_with_an_effect_has_a_printed_board_scenario(rules):
     assert not missing, missing
 
 
+# Components with a script that no scenario on the printed board names, each with the reason.
+# Keep it short: a new scripted card gets a scenario instead.
+NOT_IN_A_SCENARIO: dict[str, str] = {}
+
+
+def scenario_names() -> set[str]:
+    """The ids a base scenario names in its data (not in its comments), and the files' names."""
+    names = set()
+    for path in SCENARIOS.rglob("*.yaml"):
+        data = "\n".join(re.sub(r"(^|\s)#\s.*", "", line) for line in path.read_text().splitlines())
+        names |= set(re.findall(r"(?<![a-z0-9_])[a-z][a-z0-9_]*", data)) | {path.stem}
+    return names
+
+
+def twin_key(component):
+    """The same printed card in another deck (a character's deck, an item deck of another colour):
+    the same kind, scripts and props but for the owner and the colour."""
+    spec = component.spec
+    props = {k: v for k, v in spec.props.items() if k not in ("belongs_to", "colour")}
+    return spec.kind, repr(sorted((f, s.text) for f, s in component.scripts.items())), repr(sorted(props.items()))
+
+
+def test_every_scripted_component_is_named_in_a_printed_board_scenario():
+    """Every base component that carries a script (its behaviour: events, attacks, weaknesses,
+    serious wounds, objectives, the intruder player's cards, items, action cards, rooms) is named
+    in a scenario under tests/scenarios/base, all of which run on the printed board. A twin (the
+    same card in another deck) is covered by its twin's scenario. Contamination cards, coordinates
+    cards and exploration tokens carry no script, only props (their scenarios: endgame/,
+    coordinates/, tokens/)."""
+    components = load_ruleset("base").composition.components
+    scripted = {cid: c for cid, c in components.items() if c.scripts}
+    named = scenario_names()
+    covered = {twin_key(c) for cid, c in scripted.items() if cid in named}
+    missing = sorted(cid for cid, c in scripted.items()
+                     if cid not in named and twin_key(c) not in covered and cid not in NOT_IN_A_SCENARIO)
+    assert not missing, missing
+    stale = sorted(cid for cid in NOT_IN_A_SCENARIO if cid not in scripted or cid in named)
+    assert not stale, f"allow-listed but scripted no more, or named now: {stale}"
+
+
 def test_every_base_scenario_runs_on_the_printed_board():
     """No file under tests/scenarios/base loads the invented test board: its scenarios show the
     rules on the printed board (issue #11; tests/scenarios/base/README.md says where the test
