@@ -79,8 +79,8 @@ class Program:
     can_pay: Callable | None = None
     available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
-    # (zone, seat) -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
-    seen_levels: dict[tuple, str] = attrs.field(factory=dict, eq=False, repr=False)
+    # seat -> zone -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
+    seen_levels: dict[int | None, dict[str, str]] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)
     kind_index: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> the setup layout compact saves are written against (savefmt.py), kept once made

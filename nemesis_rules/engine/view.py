@@ -14,10 +14,21 @@ from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, 
 
 def zone_visible(program: Program, zone: str, seat: int | None) -> str:
     """`all` (identities shown), `size` (only how many), or `none` (not even that)."""
-    known = program.seen_levels.get((zone, seat))
-    if known is None:
-        known = program.seen_levels[(zone, seat)] = _zone_level(program, zone, seat)
-    return known
+    levels = _seat_levels(program, seat)
+    return levels.get(zone) or _learn_level(program, levels, zone, seat)
+
+
+def _seat_levels(program: Program, seat: int | None) -> dict[str, str]:
+    """zone -> what `seat` sees of it, as far as worked out (`_learn_level` adds the others)."""
+    levels = program.seen_levels.get(seat)
+    if levels is None:
+        levels = program.seen_levels[seat] = {}
+    return levels
+
+
+def _learn_level(program: Program, levels: dict[str, str], zone: str, seat: int | None) -> str:
+    level = levels[zone] = _zone_level(program, zone, seat)
+    return level
 
 
 def _zone_level(program: Program, zone: str, seat: int | None) -> str:
@@ -53,24 +64,37 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
     shown: set[str] = set()
     public = set(st.public)
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
-    for key, members in dict.items(st.zones):  # reads only: no copy of what a clone shares
-        level = zone_visible(program, key, seat)
-        if level == "none":
-            continue
-        if level == "size":
-            zones[key] = _counted_zone(st, members, public, known, shown)
-            continue
-        listed = []
-        for eid in members:
-            ent = dict.__getitem__(st.entities, eid)
-            if ent[E_FACE] or eid in known:
-                listed.append(eid)
-                shown.add(eid)
+    table, record = st.entities, dict.__getitem__  # reads only: no copy of what a clone shares
+    levels = _seat_levels(program, seat)
+    for key, members in dict.items(st.zones):
+        level = levels.get(key) or _learn_level(program, levels, key, seat)
+        if level == "all":
+            listed = list(members)
+            hidden = False
+            for i, eid in enumerate(members):
+                ent = record(table, eid)
+                if not ent[E_FACE] and eid not in known:
+                    listed[i] = {"face_down": ent[E_KIND]}
+                    hidden = True
+            shown.update(members if not hidden else [e for e in listed if type(e) is str])
+            zones[key] = {"size": len(members), "entities": listed}
+        elif level == "size":
+            if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
+                zones[key] = {"size": len(members)}
             else:
-                listed.append({"face_down": ent[E_KIND]})
-        zones[key] = {"size": len(members), "entities": listed}
-    entities = {eid: entity_view(program, ent) for eid, ent in dict.items(st.entities)
-                if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
+                zones[key] = _counted_zone(st, members, public, known, shown)
+    defaults = program.kind_defaults
+    entities = {}
+    for eid, ent in dict.items(table):  # entity_view(program, ent), inline: a view makes hundreds
+        if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None):
+            props = defaults.get(ent[E_KIND])
+            if props:  # {**defaults, **own}: a copy of the defaults (a dict's fastest copy), then its own
+                props = props.copy()
+                props.update(ent[E_PROPS])
+            else:
+                props = dict(ent[E_PROPS])
+            entities[eid] = {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props,
+                             "face_up": ent[E_FACE]}
     return {
         "seat": seat,
         "players": st.players,
@@ -88,7 +112,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
 def _counted_zone(st: GameState, members: list[str], public: set[str], known: set[str],
                   shown: set[str]) -> dict[str, Any]:
     zone: dict[str, Any] = {"size": len(members)}
-    exposed = [e for e in members if e in public and st.entities[e][E_FACE] and e not in known]
+    exposed = [e for e in members if e in public and dict.__getitem__(st.entities, e)[E_FACE] and e not in known]
     if exposed:
         zone["public"] = exposed
     peeked = {e: i for i, e in enumerate(members) if e in known}
@@ -152,17 +176,17 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
     changes, and nothing may write to it: pure functions read it between two moves of `st`."""
     out = GameState(st.players, 0, dict(st.options), st.ruleset)
     out.counters = dict(st.counters)
-    entities, levels, zones = st.entities, program.seen_levels, out.zones
+    entities, levels, zones = st.entities, _seat_levels(program, seat), out.zones
     public = set(st.public)
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
     shown: set[str] = set()
     made: dict[str, list] = {}  # the placeholders, in the order the view's zones list them
     for key, members in st.zones.items():
         if not members:
-            if (levels.get((key, seat)) or zone_visible(program, key, seat)) != "none":
+            if (levels.get(key) or _learn_level(program, levels, key, seat)) != "none":
                 zones[key] = members
             continue
-        level = levels.get((key, seat)) or zone_visible(program, key, seat)
+        level = levels.get(key) or _learn_level(program, levels, key, seat)
         if level == "all":
             for e in members:
                 if not entities[e][E_FACE] and e not in known:
