@@ -9,6 +9,7 @@ views leak nothing).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -88,6 +89,23 @@ def test_the_module_lints_without_errors():
     assert [f for f in findings if f.is_error] == []
     mine = [f for f in findings if "rulesets/chytrids" in str(f.span.file).replace("\\", "/")]
     assert mine == []
+
+
+# ---------------------------------------------------------------- the rules in Lockdown too
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def test_every_chytrid_scenario_has_a_lockdown_twin():
+    """Each rule a base scenario shows (tests/scenarios/chytrids/, its printed_board/) is shown in
+    Lockdown by a scenario of the same file name in chytrids_lockdown/, or that folder's README
+    names it among those the Lockdown board cannot express; a name listed there has no twin."""
+    base = {p.name for p in (SCENARIOS / "chytrids").rglob("*.yaml")}
+    lockdown = {p.name for p in (SCENARIOS / "chytrids_lockdown").glob("*.yaml")}
+    readme = (SCENARIOS / "chytrids_lockdown" / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\* `([\w.]+\.yaml)` \(no twin\)", readme, re.M))
+    assert sorted(base - lockdown - listed) == []
+    assert sorted(listed & lockdown) == [] and listed <= base
 
 
 # ---------------------------------------------------------------- modes
