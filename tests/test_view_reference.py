@@ -8,11 +8,12 @@ import random
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
-from nemesis_rules.engine.view import _decision_view, _zone_level, entity_view, view
+from nemesis_rules.engine.view import _counted_zone, _decision_view, _zone_level, entity_view, view
 
 
 def _reference_view(program, st, seat, log_from=0):
-    """The view as it was first written (one entity_view per entity, `_zone_level` per zone)."""
+    """The view as it was first written (one entity_view per entity, `_zone_level` per zone, every
+    counted zone through `_counted_zone`, which the fast view calls only when something is shown)."""
     zones, shown = {}, set()
     public = set(st.public)
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
@@ -21,15 +22,7 @@ def _reference_view(program, st, seat, log_from=0):
         if level == "none":
             continue
         if level == "size":
-            zone = {"size": len(members)}
-            exposed = [e for e in members if e in public and dict.__getitem__(st.entities, e)[E_FACE] and e not in known]
-            if exposed:
-                zone["public"] = exposed
-            peeked = {e: i for i, e in enumerate(members) if e in known}
-            if peeked:
-                zone["known"] = peeked
-            shown.update(exposed, peeked)
-            zones[key] = zone
+            zones[key] = _counted_zone(st, members, public, known, shown)
             continue
         listed = []
         for eid in members:
