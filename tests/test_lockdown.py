@@ -242,6 +242,12 @@ def test_aftermath_characters_draft_by_colour_in_lockdown(aftermath_rules, seed)
     assert not {"ceo", "sentry"} <= set(chars) and not {"convict", "survivor"} <= set(chars)
 
 
+# The Android's 10 Lockdown cards, named in pf3 §1.3 (aftermath_lockdown L6-L8)
+ANDROID_LD_DECK = sorted(["android_ld_search", "android_ld_search", "android_ld_self_repair", "android_ld_demolition",
+                          "android_ld_interruption", "android_ld_repairs", "android_ld_computer_skills",
+                          "android_ld_power_up", "android_ld_network_access", "android_ld_efficiency"])
+
+
 def test_aftermath_equipment_in_lockdown(aftermath_rules):
     """The Additional Content box's replacements (lc §8 table, names pf3 §1.3): the Android's trait,
     deck and UPS, the Bounty Hunter's deck, 1 Man's Best Friend of 2 at random and his 2 objectives
@@ -256,7 +262,7 @@ def test_aftermath_equipment_in_lockdown(aftermath_rules):
             deck = st.zones[f"action_deck@{p}"] + st.zones[f"hand@{p}"]
             if ch == "android":
                 assert st.zones[f"trait@{p}"] == ["trait_android"]
-                assert all(c.startswith("android_lockdown_card") for c in deck)
+                assert sorted(c.split("#")[0] for c in deck) == ANDROID_LD_DECK
                 assert st.zones[f"held@{p}"] == ["android_ups"] and st.zones[f"quest_items@{p}"] == []
             if ch == "bounty_hunter":
                 assert [i.split("#")[0] for i in st.zones[f"quest_items@{p}"]] == ["bounty_hunter_mans_best_friend"]
