@@ -346,21 +346,24 @@ def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: 
 # ------------------------------------------------------------------ one random game
 
 def play_checked(rules, players: int, seed: int, reload: bool = True, reload_strict: bool = True,
-                 **options) -> dict:
+                 each_step=None, **options) -> dict:
     """Play one random game, checking every property after every step; returns a summary.
     With `reload`, a copy made by `from_json(to_json())` at a random step must take the same
     decisions and end in the same state; without `reload_strict` a difference is returned as
     `diverged` (the copy is dropped and the game goes on being checked) instead of raised.
+    `each_step(game)`, if given, runs a module's own checks after base's at every step (it raises
+    AssertionError or PropertyFailure; either is reported as a PropertyFailure naming the step).
 
     Raises:
         PropertyFailure: a property failed (the message names the seed, players and step).
         RulesError: the module's rules failed while running.
     """
     with seen_when_logged(rules):
-        return _play_checked(rules, players, seed, reload, reload_strict, **options)
+        return _play_checked(rules, players, seed, reload, reload_strict, each_step, **options)
 
 
-def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: bool, **options) -> dict:
+def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: bool, each_step,
+                  **options) -> dict:
     rnd = random.Random(seed * 7919 + players)
     game = Game.new(rules, players=players, seed=seed, **options)
     expected = Counter(ent[E_COMP] for ent in game.state.entities.values())
@@ -372,6 +375,7 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
     diverged = None
     try:
         before = check_all(rules, game, expected, before, 0)
+        _module_checks(each_step, game)
         while not game.over:
             if step >= STEP_LIMIT:
                 raise PropertyFailure(f"no result after {STEP_LIMIT} decisions")
@@ -397,6 +401,7 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
                 else:
                     twin.apply(index)
             before = check_all(rules, game, expected, before, log_from)
+            _module_checks(each_step, game)
         if twin is not None and twin.to_json() != game.to_json():
             diverged = f"the game reloaded at step {reload_at} ended differently"
             if reload_strict:
@@ -406,6 +411,14 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
     except RulesError as err:
         raise RulesError(f"{players} players, seed {seed}, step {step}: {err}") from None
     return {"steps": step, "result": game.result, "diverged": diverged}
+
+
+def _module_checks(each_step, game) -> None:
+    if each_step is not None:
+        try:
+            each_step(game)
+        except AssertionError as err:
+            raise PropertyFailure(f"module check: {err}") from None
 
 
 def _canonical(value) -> str:

@@ -11,9 +11,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
+from test_base_properties import (
+    PropertyFailure,
+    many_games_keep_every_property,
+    play_checked,
+    seeds_from_env,
+)
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -103,16 +109,27 @@ def check_state(game, total):
     for eid, ent in st.entities.items():
         if ent[1] is not None:
             assert seen.get(eid) == ent[1]
-    # bounds: Insanity 1..5; from 3 on it never drops below 3 (checked across steps by the caller)
-    for i in range(st.players):
-        level = props(game, f"player{i + 1}").get("insanity", 1)
-        assert 1 <= level <= 5
-    # at most 3 Lairs, destroyed ones counted once
-    assert len(inside(game, "destroyed_lairs")) <= 3
     # a decision always available until the end
     if not game.over:
         d = game.decision
         assert d is not None and len(d.options) >= 1
+
+
+def module_checks(players):
+    """This module's own checks for one game, step after step: Insanity stays 1..5 and, once at 3,
+    never drops below 3 while the character is on board; at most 3 Lairs are destroyed."""
+    floor = {}
+
+    def check(game):
+        for i in range(players):
+            level = props(game, f"player{i + 1}").get("insanity", 1)
+            assert 1 <= level <= 5, f"player{i + 1}'s Insanity is {level}"
+            on_board = game.state.entities[f"player{i + 1}"][2].get("status", "on_board") == "on_board"
+            if floor.get(i, 1) >= 3 and on_board:
+                assert level >= 3, f"player{i + 1} dropped below 3"
+            floor[i] = max(floor.get(i, 1), level)
+        assert len(inside(game, "destroyed_lairs")) <= 3
+    return check
 
 
 def check_view(game, seat):
@@ -135,16 +152,12 @@ def play(rules, players, seed, checks=True):
     game = Game.new(rules, players=players, seed=seed)
     rnd = random.Random(seed)
     total = len(game.state.entities)
-    floor = {}
+    own_checks = module_checks(players)
     steps = 0
     while not game.over and steps < 6000:
         if checks:
             check_state(game, total)
-            for i in range(players):
-                level = props(game, f"player{i + 1}").get("insanity", 1)
-                if floor.get(i, 1) >= 3 and game.state.entities[f"player{i + 1}"][2].get("status", "on_board") == "on_board":
-                    assert level >= 3, f"seed {seed}: player{i + 1} dropped below 3"
-                floor[i] = max(floor.get(i, 1), level)
+            own_checks(game)
             if steps % 50 == 0:
                 check_view(game, steps % players)
             if steps == 40:
@@ -158,6 +171,7 @@ def play(rules, players, seed, checks=True):
     assert game.result["reason"] in ("jump", "ship_destroyed", "all_characters_dead")
     if checks:
         check_state(game, total)
+        own_checks(game)
     return game
 
 
@@ -176,17 +190,46 @@ def test_same_seed_same_game(rules):
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_a_random_game_keeps_every_property(rules, players):
     """Base's property checks (conservation, bounds, every seat's view after every decision, a
-    reload) hold with the Void Seeders too."""
-    play_checked(rules, players, seed=0)
+    reload) hold with the Void Seeders too, and this module's own (the Insanity floor, the Lairs)."""
+    play_checked(rules, players, seed=0, each_step=module_checks(players))
+
+
+def test_module_checks_catch_an_insanity_drop_and_a_fourth_lair():
+    def state(insanity, lairs):
+        return SimpleNamespace(state=SimpleNamespace(
+            entities={"player1": ["character", "room", {"insanity": insanity}]},
+            zones={"destroyed_lairs": [f"lair#{n}" for n in range(lairs)]}))
+
+    check = module_checks(1)
+    check(state(3, 0))
+    with pytest.raises(AssertionError, match="dropped below 3"):
+        check(state(2, 0))
+    with pytest.raises(AssertionError, match="Insanity is 6"):
+        module_checks(1)(state(6, 0))
+    with pytest.raises(AssertionError):
+        module_checks(1)(state(1, 4))
+
+
+def test_play_checked_runs_the_module_checks_at_every_step(rules):
+    steps = []
+    play_checked(rules, 2, 0, reload=False, each_step=lambda game: steps.append(len(game.state.log)))
+    assert len(steps) > 50 and steps == sorted(steps)
+    with pytest.raises(PropertyFailure, match="step 0: module check: refused"):
+        play_checked(rules, 2, 0, reload=False, each_step=lambda game: _refuse())
+
+
+def _refuse():
+    raise AssertionError("refused")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_many_random_games(rules, players):
-    """NEMESIS_VOID_SEEDS seeds (default 300; `a-b` for a range) for each of 1-5 players under base's property checks
-    (base's runner prints the figures), then the same seeds again under this module's own checks
-    (the Insanity floor, the Lair count)."""
+    """NEMESIS_VOID_SEEDS seeds (default 300; `a-b` for a range) for each of 1-5 players under base's
+    property checks and this module's own (the Insanity floor, the Lair count), each game played
+    once; base's runner prints the figures."""
+    def play_one(players, seed):
+        return play_checked(rules, players, seed, reload_strict=False, each_step=module_checks(players))
+
     seeds = seeds_from_env("NEMESIS_VOID_SEEDS", "300")
-    many_games_keep_every_property(rules, {}, [players], seeds)
-    for seed in seeds:
-        play(rules, players, seed)
+    many_games_keep_every_property(rules, {}, [players], seeds, play=play_one)
