@@ -291,10 +291,30 @@ class Game:
 
     def __init__(self, rules: Ruleset, state: GameState) -> None:
         self.rules = rules
-        self.state = state
-        self._runtime = vm.Runtime(rules.program, state)
+        self._state = state
+        self._runtime = vm.Runtime(rules.program, state)  # its state may be edited from outside
         self._decision: Decision | None = None
         self._broken: RulesError | None = None
+
+    @classmethod
+    def _of(cls, rules: Ruleset, state: GameState) -> Game:
+        """A game of a state nobody else holds: its runtime keeps function results from one
+        run to the next (vm.Runtime.exposed) until someone reads `state`."""
+        game = cls(rules, state)
+        game._runtime.exposed = False
+        return game
+
+    @property
+    def state(self) -> GameState:
+        """The game's state. Whoever has it may change it between moves: from now on every run
+        computes the rules' functions afresh (vm.Runtime.exposed)."""
+        self._runtime.exposed = True
+        return self._state
+
+    @property
+    def move_count(self) -> int:
+        """How many decisions have been taken (len(state.moves), without reading `state`)."""
+        return len(self._state.moves)
 
     # ---- making games ----
     @classmethod
@@ -329,7 +349,7 @@ class Game:
         savefmt.place_components(rules.program, state)
         if after is not None:
             _carry_over(rules.program, after, state)
-        game = cls(rules, state)
+        game = cls._of(rules, state)
         if autostart:
             game.start()
         return game
@@ -341,7 +361,7 @@ class Game:
             IllegalMoveError: the game has already started.
             RulesError: a rules error during setup.
         """
-        if self.state.stack or self.state.pending or self.state.result or self.state.log:
+        if self._state.stack or self._state.pending or self._state.result or self._state.log:
             raise IllegalMoveError("the game has already started")
         self._guarded(vm.start)
 
@@ -382,36 +402,36 @@ class Game:
                 raise RulesError("the save was changed after it was written (its `_digest` does not match)")
         elif verify == "replay":
             _check_replay(rules, state)
-        return cls(rules, state)
+        return cls._of(rules, state)
 
     def clone(self) -> Game:
-        return Game(self.rules, self.state.clone())
+        return Game._of(self.rules, self._state.clone())
 
     def to_json(self) -> str:
         """The compact save (docs/saves.md), canonical JSON: equal states give equal text."""
-        return savefmt.encode(self.rules.program, self.state)
+        return savefmt.encode(self.rules.program, self._state)
 
     # ---- playing ----
     @property
     def over(self) -> bool:
-        return self.state.result is not None or (not self.state.stack and self.state.pending is None)
+        return self._state.result is not None or (not self._state.stack and self._state.pending is None)
 
     @property
     def result(self) -> dict[str, Any] | None:
         """How the game ended (a copy), or None while it goes on."""
-        if self.state.result is None and self.over:
+        if self._state.result is None and self.over:
             return {"reason": "ended", "winners": ()}
-        return dict(self.state.result) if self.state.result is not None else None
+        return dict(self._state.result) if self._state.result is not None else None
 
     @property
     def is_chance_node(self) -> bool:
-        return self.state.pending is not None and self.state.pending["player"] == -1
+        return self._state.pending is not None and self._state.pending["player"] == -1
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         """At a chance node: each possible outcome with its probability (else an empty list)."""
         if not self.is_chance_node:
             return []
-        outcomes = self.state.pending["options"]
+        outcomes = self._state.pending["options"]
         counts: dict[Any, int] = {}
         for value in outcomes:
             counts[value] = counts.get(value, 0) + 1
@@ -428,16 +448,16 @@ class Game:
         if not self.is_chance_node:
             raise IllegalMoveError("not at a chance node: " + ("the game is over" if self.over else
                                    "a player decides here (use apply)"))
-        outcomes = self.state.pending["options"]
+        outcomes = self._state.pending["options"]
         index = next((i for i, v in enumerate(outcomes) if _same(v, outcome)), None)
         if index is None:
             raise IllegalMoveError(f"{brief(outcome)} is not an outcome of the pending chance node")
-        self.state.chances.append(index)
+        self._state.chances.append(index)
         self._guarded(vm.resume, outcomes[index])
 
     @property
     def decision(self) -> Decision | None:
-        pending = self.state.pending
+        pending = self._state.pending
         if pending is None or self.over or pending["player"] == -1:
             return None
         if self._decision is None:
@@ -468,7 +488,7 @@ class Game:
         if isinstance(option, Option) and option != d.options[index]:
             raise IllegalMoveError(f"{option!r} is not an option of the current decision")
         value = d.value_of(index)
-        self.state.moves.append(index)
+        self._state.moves.append(index)
         self._decision = None
         self._guarded(vm.resume, value)
 
@@ -485,11 +505,11 @@ class Game:
         leaves out the log entries before that index of the whole log (`len(game.log)` when the
         caller last looked), for a caller that reads the log as it grows."""
         if player is not None and not (isinstance(player, int) and not isinstance(player, bool)
-                                       and 0 <= player < self.state.players):
-            raise RulesError(f"no player {brief(player)}: seats are 0 to {self.state.players - 1}")
+                                       and 0 <= player < self._state.players):
+            raise RulesError(f"no player {brief(player)}: seats are 0 to {self._state.players - 1}")
         if not (isinstance(log_from, int) and not isinstance(log_from, bool) and log_from >= 0):
             raise RulesError(f"log_from must be a log index (0 or more), got {brief(log_from)}")
-        data = redact(self.rules.program, self.state, player, log_from=log_from)
+        data = redact(self.rules.program, self._state, player, log_from=log_from)
         data["log"] = [self._entry(e) for e in data["log"]]
         if data["result"] is not None:
             data["result"] = dict(data["result"])
@@ -498,7 +518,7 @@ class Game:
     @property
     def log(self) -> list[dict[str, Any]]:
         """Every log entry with its text in the ruleset's language (unredacted; copies)."""
-        return [self._entry(e) for e in self.state.log]
+        return [self._entry(e) for e in self._state.log]
 
     def _entry(self, e: dict[str, Any]) -> dict[str, Any]:
         """A log entry for the outside: a copy (its values are immutable), with its text."""
@@ -506,7 +526,7 @@ class Game:
 
     def force(self, *outcomes: Any) -> None:
         """Script the next chance outcomes (die faces, picks, drawn entities), first used first."""
-        self.state.forced.extend(outcomes)
+        self._state.forced.extend(outcomes)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -613,13 +633,13 @@ def _check_replay(rules: Ruleset, state: GameState) -> None:
             if game.over:
                 break
             if game.is_chance_node:
-                game.apply_chance(game.state.pending["options"][next(chances)])
+                game.apply_chance(game._state.pending["options"][next(chances)])
             else:
                 game.apply(next(moves))
     except (RulesError, StopIteration, IndexError) as err:
         raise RulesError(f"refused: the save's moves do not replay from its seed ({err or 'too few moves'})") from None
-    if game.state != state:
-        mine, theirs = game.state.to_dict(), state.to_dict()
+    if game._state != state:
+        mine, theirs = game._state.to_dict(), state.to_dict()
         fields = [k for k in mine if mine[k] != theirs.get(k)]
         raise RulesError("refused: the save is not the game its moves make from its seed "
                          f"(it differs in {', '.join(fields)})")

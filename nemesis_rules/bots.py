@@ -84,7 +84,7 @@ class Seen:
 
     @property
     def decision_number(self) -> int:
-        return len(self._game.state.moves)
+        return self._game.move_count
 
     def player_ids(self) -> list[str]:
         """The player entities in seat order (the engine creates one a seat, in order)."""

@@ -10,7 +10,6 @@ Names: `L[i]` is a local slot, `rt` the runtime; helpers live in one namespace p
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
@@ -19,7 +18,13 @@ from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import brief
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.limits import MAX_INT, charge
-from nemesis_rules.engine.primitives import ENTITY_ATTR_INDEX, REGISTRY, ScriptError
+from nemesis_rules.engine.primitives import (
+    ENTITY_ATTR_INDEX,
+    REGISTRY,
+    ScriptError,
+    attr,
+    counter_value,
+)
 
 Closure = Callable[[Any, list], Any]
 
@@ -33,13 +38,6 @@ def _index(xs, i):
     if not isinstance(xs, tuple) or not isinstance(i, int) or isinstance(i, bool) or not -len(xs) <= i < len(xs):
         raise ScriptError(f"cannot index {xs!r} with {i!r}")
     return xs[i]
-
-
-def _no_entity(e):
-    raise ScriptError(f"{e!r} is not an entity")
-
-
-SIMPLE = re.compile(r"L\[\d+\]|_[av]\d+")  # the source of a local slot, parameter or comprehension variable
 
 
 def _as_list(v):
@@ -57,7 +55,8 @@ class ExprSource:
     def __init__(self, names, fns: dict, arith: Callable, binops: dict) -> None:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
-                                   "_work": limits.work, "_no_entity": _no_entity, "_limits": limits, "_charge": charge,
+                                   "_work": limits.work, "_limits": limits,
+                                   "_attr": attr, "_counter": counter_value, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,
                                                    "type": type, "int": int}}
@@ -166,7 +165,7 @@ class ExprSource:
         if n in b.slots:
             return self.slot(b.slots[n])
         if n in self.names.counters:
-            return f"rt.state.counters[{self.constant(n)}]"
+            return f"_counter(rt, {self.constant(n)})"
         return self.constant(n)  # a declared name evaluates to itself
 
     def src_Attr(self, e: ast.Attr, b, comp) -> str:
@@ -174,9 +173,7 @@ class ExprSource:
         if e.name == "id":
             return obj
         if e.name in ENTITY_ATTR_INDEX:
-            if SIMPLE.fullmatch(obj):  # a local's value, read twice only when it is no entity
-                return f"(rt.state.entities.get({obj}) or _no_entity({obj}))[{ENTITY_ATTR_INDEX[e.name]}]"
-            return f"rt.entity({obj})[{ENTITY_ATTR_INDEX[e.name]}]"
+            return f"_attr(rt, {obj}, {ENTITY_ATTR_INDEX[e.name]})"
         return f"rt.get_attr({obj}, {self.constant(e.name)})"
 
     def src_Index(self, e: ast.Index, b, comp) -> str:

@@ -651,22 +651,31 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
     body = c.body_source(f.params, f.expr)
     if body is None or any(len(m.params) != len(f.params) for m in modifiers):
         return None
-    lines = [f"def {ident}(rt{', ' if params else ''}{params}):",
-             f"    _m = rt.{'static_memo' if static else 'memo'}",
-             f"    _key = ({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})",
-             "    try:", "        return _m[_key]", "    except KeyError:", "        pass",
-             "    except TypeError:  # an unhashable argument: no memo", "        _key = None",
-             "    _work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)",
-             "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
-             f"    _r = {body}"]
+    result = [f"    _r = {body}"]
     for m in modifiers:
         value = c.body_source(m.params, m.expr)
         when = c.body_source(m.params, m.when) if m.when is not None else "True"
         if value is None or when is None:
             return None
         update = value if m.op == "=" else c.gen.arith(m.op, "_r", value)
-        lines += [f"    if {when}:", f"        _r = {update}"]
-    lines += ["    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
+        result += [f"    if {when}:", f"        _r = {update}"]
+    head = [f"def {ident}(rt{', ' if params else ''}{params}):",
+            f"    _key = ({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})"]
+    charge = ["    _work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)",
+              "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)"]
+    if static:
+        lines = [*head, "    _m = rt.static_memo", "    try:", "        return _m[_key]", "    except KeyError:",
+                 "        pass", "    except TypeError:  # an unhashable argument: no memo", "        _key = None",
+                 *charge, *result, "    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
+        return "\n".join(lines)
+    # remembered until something it read changes (vm.Runtime.memo); a caller being computed notes it
+    lines = [*head, "    try:", "        _r = rt.memo[_key]", "    except KeyError:", "        pass",
+             "    except TypeError:  # an unhashable argument: no memo, its reads are the caller's",
+             *("    " + x for x in charge), *("    " + x for x in result), "        return _r",
+             "    else:", "        if rt.reads is not None:", "            rt.reads.append(_key)", "        return _r",
+             *charge, "    _outer = rt.reads", "    rt.reads = _d = []", "    try:", *("    " + x for x in result),
+             "    finally:", "        rt.reads = _outer", "    rt.remember(_key, _r, _d)",
+             "    if _outer is not None:", "        _outer.append(_key)", "    return _r", ""]
     return "\n".join(lines)
 
 
@@ -679,10 +688,13 @@ def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | 
         return None
     var, items, cond, elt = parts
     params = ", ".join(f"_a{i}" for i in range(len(f.params)))
-    lines = [f"def {ident}_first(rt{', ' if params else ''}{params}):", "    try:",
-             f"        _r = rt.{'static_memo' if static else 'memo'}[({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})]",
-             "        return _r[0] if _r else None", "    except KeyError:", "        pass",
-             "    except TypeError:", "        pass",
+    key = f"({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})"
+    hit = ["    try:", f"        _r = rt.{'static_memo' if static else 'memo'}[{key}]", "    except (KeyError, TypeError):",
+           "        pass", "    else:"]
+    if not static:  # a caller being computed reads the whole result, or what is read here
+        hit += ["        if rt.reads is not None:", f"            rt.reads.append({key})"]
+    hit += ["        return _r[0] if _r else None"]
+    lines = [f"def {ident}_first(rt{', ' if params else ''}{params}):", *hit,
              "    _work[0] += 10", "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
              f"    for {var} in _as_list({items}):", f"        if {cond or 'True'}:", f"            return {elt}",
              "    return None", ""]
@@ -691,23 +703,14 @@ def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | 
 
 def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: bool):
     """A function made of closures over a frame list (a body that needs more slots than its
-    parameters; see `_fn`)."""
+    parameters; see `_fn` and `_fn_source`)."""
     body = c.closure(f.params, f.expr)
     mods = [(c.closure(m.params, m.when) if m.when is not None else None, c.closure(m.params, m.expr), m.op)
             for m in modifiers]
     name = f.name
     work = limits.work
 
-    def call(rt, args):
-        # `args` is a fresh list at every call site, and an expression never writes its slots
-        memo = rt.static_memo if static else rt.memo
-        key = (name, *args)
-        try:
-            return memo[key]
-        except KeyError:
-            pass
-        except TypeError:  # an unhashable argument: no memo
-            key = None
+    def compute(rt, args):
         work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)
         if work[0] > limits.MAX_WORK:
             charge(0)
@@ -715,11 +718,48 @@ def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], sta
         for when, value, op in mods:
             if when is None or when(rt, list(args)):
                 result = value(rt, list(args)) if op == "=" else _arith(BINOPS[op], result, value(rt, list(args)))
+        return result
+
+    def call_static(rt, args):
+        # `args` is a fresh list at every call site, and an expression never writes its slots
+        memo = rt.static_memo
+        key = (name, *args)
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument: no memo
+            key = None
+        result = compute(rt, args)
         if key is not None:
             memo[key] = result
         return result
 
-    return call
+    def call(rt, args):
+        key = (name, *args)
+        try:
+            return _noted(rt, key, rt.memo[key])
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument: no memo, its reads are the caller's
+            return compute(rt, args)
+        outer = rt.reads
+        rt.reads = reads = []
+        try:
+            result = compute(rt, args)
+        finally:
+            rt.reads = outer
+        rt.remember(key, result, reads)
+        return _noted(rt, key, result)
+
+    return call_static if static else call
+
+
+def _noted(rt, key: tuple, result: Any) -> Any:
+    """A remembered function result, noted as read by the function being computed, if any."""
+    if rt.reads is not None:
+        rt.reads.append(key)
+    return result
 
 
 def _compile_procs(c: Compiler, comp) -> None:

@@ -103,6 +103,37 @@ def _zone(rt, z) -> list[str]:
         raise ScriptError(f"{z!r} is not a zone") from None
 
 
+# What a function being computed reads (vm.Runtime.memo), by key: an entity (its id), a zone's
+# contents (its name), a counter (its name), the list of entities made (MADE_KEY). Two things of
+# one name share a key: a change of either then forgets more results than it needs to, never fewer.
+MADE_KEY = "@made"
+
+
+def read(rt, key, value):
+    """`value`, read from the state at `key`: noted for the function being computed, if any."""
+    if rt.reads is not None:
+        rt.reads.append(key)
+    return value
+
+
+def attr(rt, e, index: int):
+    """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read`."""
+    try:
+        value = rt.state.entities[e][index]
+    except (KeyError, TypeError):
+        raise ScriptError(f"{e!r} is not an entity") from None
+    if rt.reads is not None:
+        rt.reads.append(e)
+    return value
+
+
+def counter_value(rt, name: str):
+    """A counter read by its declared name, noted like `read`."""
+    if rt.reads is not None:
+        rt.reads.append(name)
+    return rt.state.counters[name]
+
+
 def _items(xs) -> tuple:
     if isinstance(xs, tuple):
         return xs
@@ -114,15 +145,18 @@ def _items(xs) -> tuple:
            phrase="everything in {zone}")
 def inside(rt, zone):
     try:  # _zone, inline (one of the commonest primitives)
-        return tuple(rt.state.zones[zone])
+        value = tuple(rt.state.zones[zone])
     except (KeyError, TypeError):
         raise ScriptError(f"{zone!r} is not a zone") from None
+    if rt.reads is not None:
+        rt.reads.append(zone)
+    return value
 
 
 @primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
            phrase="the size of {zone}")
 def size(rt, zone):
-    return len(_zone(rt, zone))
+    return read(rt, zone, len(_zone(rt, zone)))
 
 
 @primitive("top", Param("zone", "zone"), returns="entity",
@@ -130,7 +164,7 @@ def size(rt, zone):
            phrase="the top one of {zone}")
 def top(rt, zone):
     z = _zone(rt, zone)
-    return z[0] if z else None
+    return read(rt, zone, z[0] if z else None)
 
 
 @primitive("bottom", Param("zone", "zone"), returns="entity",
@@ -138,7 +172,7 @@ def top(rt, zone):
            phrase="the bottom one of {zone}")
 def bottom(rt, zone):
     z = _zone(rt, zone)
-    return z[-1] if z else None
+    return read(rt, zone, z[-1] if z else None)
 
 
 @primitive("move", Param("what", "entity"), Param("to", "zone"), Param("bottom", "bool", False),
@@ -170,7 +204,7 @@ def create(rt, component, to):
            phrase="turn {what} face up")
 def reveal(rt, what):
     _entity(rt, what)[E_FACE] = True
-    rt.memo.clear()
+    rt.changed(what)
 
 
 @primitive("conceal", Param("what", "entity"), kind="effect",
@@ -178,7 +212,7 @@ def reveal(rt, what):
            phrase="turn {what} face down")
 def conceal(rt, what):
     _entity(rt, what)[E_FACE] = False
-    rt.memo.clear()
+    rt.changed(what)
 
 
 @primitive("make_public", Param("what", "entity"), kind="effect",
@@ -224,7 +258,7 @@ def entities(rt, kind):
         new = itertools.islice(dict.items(table), made[1], None)
         made = (table, len(table), made[2] + tuple(k for k, e in new if e[E_KIND] == kind))
         rt.by_kind[kind] = made
-    return made[2]
+    return read(rt, MADE_KEY, made[2])
 
 
 def _at_start(rt, table: dict, kind: str) -> tuple:
@@ -548,7 +582,7 @@ def option(rt, name):
 @primitive("counter", Param("name", "str"), returns="int", doc="A counter read by name.",
            phrase="the counter {name}")
 def counter(rt, name):
-    return rt.state.counters[name]
+    return read(rt, name, rt.state.counters[name])
 
 
 # ---- log and end ----
@@ -619,7 +653,7 @@ def shuffle(rt, zone):
     if known:  # a peeked entity is lost in the shuffle
         for e in z:
             known.pop(e, None)
-    rt.memo.clear()
+    rt.changed(zone)
 
 
 # ---- decisions ----

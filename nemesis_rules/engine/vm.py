@@ -12,7 +12,7 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.engine import limits, rng
 from nemesis_rules.engine.limits import MAX_CHANCE_OUTCOMES, MAX_MADE, LimitError
-from nemesis_rules.engine.primitives import ScriptError
+from nemesis_rules.engine.primitives import MADE_KEY, ScriptError
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -29,6 +29,7 @@ from nemesis_rules.engine.program import (
 from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState
 
 DEFAULT_STEP_BUDGET = 2_000_000
+MAX_MEMO = 200_000  # remembered function results kept at most (checked at each run)
 MAX_DEPTH = 200
 _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
                    AttributeError, RecursionError, OverflowError, MemoryError)
@@ -37,16 +38,25 @@ _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, Ind
 class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
-    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup")
+    __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup", "reads",
+                 "readers", "exposed")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
         self.state = state
         self.budget = budget
         self.seats = program.seats  # player id -> seat (compile.py)
-        # Function results while the state stays the same: every change of the state clears it,
-        # and so does every run (the state may have been edited from outside in between).
+        # Function results (compile.py `_fn`), kept until something they read changes: while a
+        # function is computed, `reads` collects the keys of what it reads (`read_key`: an entity,
+        # a zone, a counter, the entities made, or another function's result), and `readers` maps
+        # each key to the results that read it. A change of the state (`changed`) forgets the
+        # results that read what changed, and the results that read those.
         self.memo: dict[tuple, Any] = {}
+        self.reads: list | None = None
+        self.readers: dict[Any, set] = {}
+        # Whether the state may be changed from outside (someone holds it: api.Game.state). Then
+        # every run forgets every result first, as a change made so cannot be seen.
+        self.exposed = True
         self.by_kind: dict[str, tuple] = {}  # entities(kind), while no entity is made (primitives.py)
         # Results of functions that read no changing state (compile.py `_static_fns`): they hold
         # while the game's setup (players, options) is the one they were computed for.
@@ -55,14 +65,40 @@ class Runtime:
 
     def fresh(self) -> None:
         """Forget what the state may no longer say (it may have been edited since the last run)."""
-        self.memo.clear()
+        self.reads = None
         st = self.state
+        if self.exposed or len(self.memo) > MAX_MEMO:
+            self.memo.clear()
+            self.readers.clear()
         if self.setup != (st.players, st.options):
             self.static_memo.clear()
+            self.memo.clear()
+            self.readers.clear()
             self.setup = (st.players, dict(st.options))
 
+    def remember(self, key: tuple, value: Any, reads: list) -> None:
+        """A function's result, computed with `reads` (see `memo`)."""
+        self.memo[key] = value
+        readers = self.readers
+        for k in reads:
+            got = readers.get(k)
+            if got is None:
+                readers[k] = {key}
+            else:
+                got.add(key)
 
-    # ---- entities ----
+    def changed(self, key) -> None:
+        """What `key` names changed: forget the results that read it, and those that read them."""
+        readers = self.readers
+        if key not in readers:
+            return
+        memo = self.memo
+        todo = [key]
+        while todo:
+            for k in readers.pop(todo.pop(), ()):
+                memo.pop(k, None)
+                todo.append(k)
+
     def entity(self, e) -> list:
         try:
             return self.state.entities[e]
@@ -76,31 +112,40 @@ class Runtime:
             raise ScriptError(f"{e!r} is not an entity") from None
         props = ent[E_PROPS]
         if name in props:
-            return props[name]
-        defaults = self.program.kind_defaults.get(ent[E_KIND])
-        if defaults is None or name not in defaults:
-            raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}`")
-        return defaults[name]
+            value = props[name]
+        else:
+            defaults = self.program.kind_defaults.get(ent[E_KIND])
+            if defaults is None or name not in defaults:
+                raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}`")
+            value = defaults[name]
+        if self.reads is not None:
+            self.reads.append((e, name))  # a prop's key (`memo`): its entity and name
+        return value
 
     def set_attr(self, e, name: str, value: Any) -> None:
         ent = self.entity(e)
         if name == "face_up":
             ent[3] = bool(value)
-            self.memo.clear()
+            self.changed(e)
             return
         if name not in self.program.kind_defaults.get(ent[E_KIND], {}):
             raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}` to set")
-        ent[E_PROPS][name] = value
-        self.memo.clear()
+        props = ent[E_PROPS]
+        old = props[name] if name in props else self.program.kind_defaults[ent[E_KIND]][name]
+        props[name] = value
+        if old is not value and not same_value(old, value):  # what get_attr reads changed
+            self.changed((e, name))
 
     def move(self, e, to, bottom: bool = False) -> None:
         ent = self.entity(e)
         zones = self.state.zones
         if to not in zones:
             raise ScriptError(f"{to!r} is not a zone")
-        self.memo.clear()
         self.state.known.pop(e, None)  # where it goes, nobody has looked at it yet
         old = ent[E_ZONE]
+        self.changed(e)
+        self.changed(old)
+        self.changed(to)
         if old is not None:
             zones[old].remove(e)
         if bottom:
@@ -115,7 +160,7 @@ class Runtime:
         if st.next_id >= MAX_MADE:
             raise LimitError(f"more than {MAX_MADE:,} entities made in one game")
         st.next_id += 1
-        self.memo.clear()
+        self.changed(MADE_KEY)
         eid = f"{component}#{st.next_id}"
         kind, props, face = template
         st.entities[eid] = [kind, None, dict(props), face, component]
@@ -147,7 +192,7 @@ class Runtime:
                 raise ScriptError(f"counter `{name}` would be {value}, outside {lo}..{hi}")
             value = max(lo, min(hi, value))
         self.state.counters[name] = value
-        self.memo.clear()
+        self.changed(name)
 
     def add_log(self, message: str, to, args: dict) -> None:
         if to is None:
@@ -207,6 +252,16 @@ class Runtime:
             raise ScriptError(f"{e} has no script `{script}`")
         return name
 
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as game values (True is not 1, inside tuples too)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is tuple:
+        return len(a) == len(b) and all(map(same_value, a, b))
+    return a == b
 
 
 def push(rt: Runtime, name: str, args: list, returns: int) -> None:
