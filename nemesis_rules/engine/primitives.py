@@ -107,6 +107,7 @@ def _zone(rt, z) -> list[str]:
 # contents (its name), a counter (its name), the list of entities made (MADE_KEY). Two things of
 # one name share a key: a change of either then forgets more results than it needs to, never fewer.
 MADE_KEY = "@made"
+CHANGING_FIELDS = (E_ZONE, E_FACE)
 
 
 def read(rt, key, value):
@@ -117,12 +118,13 @@ def read(rt, key, value):
 
 
 def attr(rt, e, index: int):
-    """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read`."""
+    """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read` when it may change
+    (its zone, its face; its kind and component are the ones it was made with)."""
     try:
         value = rt.state.entities[e][index]
     except (KeyError, TypeError):
         raise ScriptError(f"{e!r} is not an entity") from None
-    if rt.reads is not None:
+    if rt.reads is not None and index in CHANGING_FIELDS:
         rt.reads.append(e)
     return value
 
@@ -203,16 +205,20 @@ def create(rt, component, to):
 @primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.",
            phrase="turn {what} face up")
 def reveal(rt, what):
-    _entity(rt, what)[E_FACE] = True
-    rt.changed(what)
+    ent = _entity(rt, what)
+    if ent[E_FACE] is not True:
+        ent[E_FACE] = True
+        rt.changed(what)
 
 
 @primitive("conceal", Param("what", "entity"), kind="effect",
            doc="Turn an entity face down: nobody sees what it is, its owner included.",
            phrase="turn {what} face down")
 def conceal(rt, what):
-    _entity(rt, what)[E_FACE] = False
-    rt.changed(what)
+    ent = _entity(rt, what)
+    if ent[E_FACE] is not False:
+        ent[E_FACE] = False
+        rt.changed(what)
 
 
 @primitive("make_public", Param("what", "entity"), kind="effect",

@@ -125,8 +125,9 @@ class Runtime:
     def set_attr(self, e, name: str, value: Any) -> None:
         ent = self.entity(e)
         if name == "face_up":
-            ent[3] = bool(value)
-            self.changed(e)
+            if ent[3] is not bool(value):
+                ent[3] = bool(value)
+                self.changed(e)
             return
         if name not in self.program.kind_defaults.get(ent[E_KIND], {}):
             raise ScriptError(f"{e} (a {ent[E_KIND]}) has no property `{name}` to set")
