@@ -40,12 +40,15 @@ BOT_KINDS = ("random", "heuristic")
 class Seen:
     """What a bot may look at: its seat, the decision, and its seat's view (made on demand)."""
 
-    __slots__ = ("seat", "decision", "_game", "_view", "_state", "_hints")
+    __slots__ = ("seat", "decision", "_game", "_game_state", "_view", "_state", "_hints")
 
     def __init__(self, game: Game, seat: int, decision: Decision) -> None:
         self.seat = seat
         self.decision = decision
         self._game = game
+        # read, never changed: not through `game.state`, which makes the game compute its
+        # functions afresh at every move (api.Game.state)
+        self._game_state = game._state
         self._view: dict[str, Any] | None = None
         self._state: GameState | None = None
         self._hints: list[float] | None = None
@@ -53,7 +56,7 @@ class Seen:
     @property
     def view(self) -> dict[str, Any]:
         if self._view is None:  # the seat's view without its log, which no hook reads
-            self._view = view(self.program, self._game.state, self.seat, with_log=False)
+            self._view = view(self.program, self._game_state, self.seat, with_log=False)
         return self._view
 
     @property
@@ -62,15 +65,15 @@ class Seen:
         the game's state at its first read (engine/view.py `LazySeenState`). Read it during the
         decision only, never write to it."""
         if self._state is None:
-            self._state = LazySeenState(self.program, self._game.state, self.seat)
+            self._state = LazySeenState(self.program, self._game_state, self.seat)
         return self._state
 
     def sees(self, entity: Any) -> list | None:
         """The entity as the seat sees it (its record in `state`), or None when it does not see it
         (or `entity` is no entity id); reads the game's state without making `state`."""
-        game = self._game
-        if isinstance(entity, str) and sees_entity(self.program, game.state, self.seat, entity):
-            return game.state.entities[entity]
+        state = self._game_state
+        if isinstance(entity, str) and sees_entity(self.program, state, self.seat, entity):
+            return state.entities[entity]
         return None
 
     @property
@@ -88,7 +91,7 @@ class Seen:
 
     def player_ids(self) -> list[str]:
         """The player entities in seat order (the engine creates one a seat, in order)."""
-        return list(self.program.player_ids[:self._game.state.players])
+        return list(self.program.player_ids[:self._game_state.players])
 
     def me(self) -> str:
         return self.player_ids()[self.seat]

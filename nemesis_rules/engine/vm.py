@@ -79,6 +79,8 @@ class Runtime:
     def remember(self, key: tuple, value: Any, reads: list) -> None:
         """A function's result, computed with `reads` (see `memo`)."""
         self.memo[key] = value
+        if self.exposed:  # all is forgotten at the next change or run: who read what is not needed
+            return
         readers = self.readers
         for k in reads:
             got = readers.get(k)
@@ -89,6 +91,9 @@ class Runtime:
 
     def changed(self, key) -> None:
         """What `key` names changed: forget the results that read it, and those that read them."""
+        if self.exposed:
+            self.memo.clear()
+            return
         readers = self.readers
         if key not in readers:
             return
