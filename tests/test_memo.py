@@ -6,12 +6,25 @@ every step: the decisions, the state, the result."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
+from test_base_properties import seeds_from_env
 
 from nemesis_rules import Game, RulesError, load_ruleset
 from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_ZONE, canonical_json
+
+LOCKDOWN_BOARD = str(Path(__file__).parent / "fixtures" / "lockdown_testboard_invented")
+# every module and mode, each at player counts that reach its different paths (the slow run)
+MEMO_RUNS = [
+    (("base",), {}, [1, 2, 3, 4, 5]), (("base",), {"mode": "solo"}, [1]), (("base",), {"mode": "coop"}, [2, 4]),
+    (("base",), {"mode": "intruder_player"}, [3, 5]), (("base", "chytrids"), {}, [2, 4]),
+    (("base", "void_seeders"), {}, [3]), (("base", "carnomorphs"), {}, [3]), (("base", "aftermath"), {}, [3]),
+    (("base", "aftermath"), {"mode": "research_mission"}, [2]),
+    (("lockdown", "chytrids", LOCKDOWN_BOARD), {}, [2, 4]), (("lockdown", "void_seeders", LOCKDOWN_BOARD), {}, [3]),
+    (("lockdown", "aftermath", LOCKDOWN_BOARD), {}, [3]),
+]
 
 
 class Forgetful(vm.Runtime):
@@ -23,9 +36,9 @@ class Forgetful(vm.Runtime):
         pass
 
 
-def _pair(rules, players: int, seed: int) -> tuple[Game, Game]:
-    kept = Game.new(rules, players=players, seed=seed)
-    plain = Game.new(rules, players=players, seed=seed, autostart=False)
+def _pair(rules, players: int, seed: int, **options) -> tuple[Game, Game]:
+    kept = Game.new(rules, players=players, seed=seed, **options)
+    plain = Game.new(rules, players=players, seed=seed, autostart=False, **options)
     plain._runtime = Forgetful(rules.program, plain._state)
     plain.start()
     return kept, plain
@@ -44,16 +57,31 @@ def _same_step(kept: Game, plain: Game, whole: bool) -> None:
 def test_kept_results_play_as_computed_ones(modules, seeds):
     rules = load_ruleset(*modules)
     for seed in seeds:
-        kept, plain = _pair(rules, 4, seed)
-        assert not kept._runtime.exposed  # the results are kept from one move to the next
-        rnd = random.Random(seed)
-        _same_step(kept, plain, True)
-        while not kept.over:
-            choice = rnd.randrange(len(kept.decision))
-            kept.apply(choice)
-            plain.apply(choice)
-            _same_step(kept, plain, len(kept._state.moves) % 8 == 0)
-        assert kept._runtime.memo  # something was kept
+        _play_both_ways(rules, 4, seed, random.Random(seed))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("modules,options,counts", MEMO_RUNS)
+def test_many_games_kept_results_play_as_computed_ones(modules, options, counts):
+    """NEMESIS_MEMO_SEEDS seeds (default 200; `a-b` for a range) for each player count of every
+    module and mode: the property runs read `game.state`, which turns the kept results off, so
+    this is the long run of what they keep."""
+    rules = load_ruleset(*modules)
+    for seed in seeds_from_env("NEMESIS_MEMO_SEEDS", "200"):
+        for players in counts:
+            _play_both_ways(rules, players, seed, random.Random(seed * 31 + players), **options)
+
+
+def _play_both_ways(rules, players: int, seed: int, rnd: random.Random, **options) -> None:
+    kept, plain = _pair(rules, players, seed, **options)
+    assert not kept._runtime.exposed  # the results are kept from one move to the next
+    _same_step(kept, plain, True)
+    while not kept.over:
+        choice = rnd.randrange(len(kept.decision))
+        kept.apply(choice)
+        plain.apply(choice)
+        _same_step(kept, plain, len(kept._state.moves) % 8 == 0)
+    assert kept._runtime.memo  # something was kept
 
 
 def _step(game: Game, choice: int | None):
