@@ -189,6 +189,13 @@ def entity_ids_in(value, ids) -> set[str]:
 
 # ------------------------------------------------------------------ the checks
 
+def live_state(game):
+    """The game's state, read without `Game.state`: that property hands the state out for editing,
+    after which the game computes its rule functions afresh at every move. The checks only read
+    it, so the property runs also play with kept function results (engine/vm.py `memo`)."""
+    return game._state
+
+
 def check_zones(st) -> None:
     where: dict[str, str] = {}
     for zone, members in st.zones.items():
@@ -230,7 +237,7 @@ def check_decision(game) -> None:
 
 def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen: set[str],
                log_from: int) -> None:
-    st = game.state
+    st = live_state(game)
     view = game.view(seat, log_from=log_from)   # the earlier lines were checked at earlier steps
     # zones: contents only where the zone's visibility lets this seat look
     levels = levels_for(rules, seat)
@@ -331,7 +338,7 @@ def seen_when_logged(rules):
 
 
 def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: int) -> list[set[str]]:
-    st = game.state
+    st = live_state(game)
     check_zones(st)
     check_conservation(st, expected)
     check_counters(rules, st)
@@ -366,7 +373,7 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
                   **options) -> dict:
     rnd = random.Random(seed * 7919 + players)
     game = Game.new(rules, players=players, seed=seed, **options)
-    expected = Counter(ent[E_COMP] for ent in game.state.entities.values())
+    expected = Counter(ent[E_COMP] for ent in live_state(game).entities.values())
     seats = [*range(players), None]
     before = [set() for _ in seats]
     step = 0
@@ -386,14 +393,14 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
                 if twin.to_json() != game.to_json():
                     raise PropertyFailure("from_json(to_json()) is not the same state")
             index = rnd.randrange(len(game.decision.options))
-            pending = game.state.pending
-            log_from = len(game.state.log)
+            pending = live_state(game).pending
+            log_from = len(live_state(game).log)
             game.apply(index)
             step += 1
             if twin is not None:
-                if _canonical(twin.state.pending) != _canonical(pending):
+                if _canonical(live_state(twin).pending) != _canonical(pending):
                     diverged = (f"the game reloaded at step {reload_at} asks something else at step {step} "
-                                f"({twin.state.pending and twin.state.pending['prompt']} "
+                                f"({live_state(twin).pending and live_state(twin).pending['prompt']} "
                                 f"instead of {pending and pending['prompt']})")
                     if reload_strict:
                         raise PropertyFailure(diverged)
@@ -402,6 +409,8 @@ def _play_checked(rules, players: int, seed: int, reload: bool, reload_strict: b
                     twin.apply(index)
             before = check_all(rules, game, expected, before, log_from)
             _module_checks(each_step, game)
+        if game._runtime.exposed:  # see live_state
+            raise PropertyFailure("the checks read Game.state: the game played without kept function results")
         if twin is not None and twin.to_json() != game.to_json():
             diverged = f"the game reloaded at step {reload_at} ended differently"
             if reload_strict:

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 from test_base_properties import (
     PropertyFailure,
+    live_state,
     many_games_keep_every_property,
     play_checked,
     seeds_from_env,
@@ -122,13 +123,14 @@ def module_checks(players):
 
     def check(game):
         for i in range(players):
-            level = props(game, f"player{i + 1}").get("insanity", 1)
+            record = live_state(game).entities[f"player{i + 1}"]
+            level = record[2].get("insanity", 1)
             assert 1 <= level <= 5, f"player{i + 1}'s Insanity is {level}"
-            on_board = game.state.entities[f"player{i + 1}"][2].get("status", "on_board") == "on_board"
+            on_board = record[2].get("status", "on_board") == "on_board"
             if floor.get(i, 1) >= 3 and on_board:
                 assert level >= 3, f"player{i + 1} dropped below 3"
             floor[i] = max(floor.get(i, 1), level)
-        assert len(inside(game, "destroyed_lairs")) <= 3
+        assert len(live_state(game).zones.get("destroyed_lairs", ())) <= 3
     return check
 
 
@@ -196,7 +198,7 @@ def test_a_random_game_keeps_every_property(rules, players):
 
 def test_module_checks_catch_an_insanity_drop_and_a_fourth_lair():
     def state(insanity, lairs):
-        return SimpleNamespace(state=SimpleNamespace(
+        return SimpleNamespace(_state=SimpleNamespace(
             entities={"player1": ["character", "room", {"insanity": insanity}]},
             zones={"destroyed_lairs": [f"lair#{n}" for n in range(lairs)]}))
 
@@ -212,7 +214,7 @@ def test_module_checks_catch_an_insanity_drop_and_a_fourth_lair():
 
 def test_play_checked_runs_the_module_checks_at_every_step(rules):
     steps = []
-    play_checked(rules, 2, 0, reload=False, each_step=lambda game: steps.append(len(game.state.log)))
+    play_checked(rules, 2, 0, reload=False, each_step=lambda game: steps.append(len(live_state(game).log)))
     assert len(steps) > 50 and steps == sorted(steps)
     with pytest.raises(PropertyFailure, match="step 0: module check: refused"):
         play_checked(rules, 2, 0, reload=False, each_step=lambda game: _refuse())
