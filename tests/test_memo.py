@@ -64,8 +64,8 @@ def test_kept_results_play_as_computed_ones(modules, seeds):
 @pytest.mark.parametrize("modules,options,counts", MEMO_RUNS)
 def test_many_games_kept_results_play_as_computed_ones(modules, options, counts):
     """NEMESIS_MEMO_SEEDS seeds (default 200; `a-b` for a range) for each player count of every
-    module and mode: the property runs read `game.state`, which turns the kept results off, so
-    this is the long run of what they keep."""
+    module and mode. The property runs also play with kept results (test_base_properties.py
+    `live_state`), but only this compares each step with a game that keeps none."""
     rules = load_ruleset(*modules)
     for seed in seeds_from_env("NEMESIS_MEMO_SEEDS", "200"):
         for players in counts:
