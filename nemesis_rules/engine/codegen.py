@@ -23,7 +23,7 @@ from nemesis_rules.engine.primitives import (
     REGISTRY,
     ScriptError,
     attr,
-    counter_value,
+    counter,
 )
 
 Closure = Callable[[Any, list], Any]
@@ -56,7 +56,7 @@ class ExprSource:
         self.names = names
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
                                    "_work": limits.work, "_limits": limits,
-                                   "_attr": attr, "_counter": counter_value, "_charge": charge,
+                                   "_attr": attr, "_counter": counter, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,
                                                    "type": type, "int": int}}

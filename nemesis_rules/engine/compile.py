@@ -17,7 +17,7 @@ from nemesis_rules.engine import limits
 from nemesis_rules.engine.blocks import add_blocks
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
-from nemesis_rules.engine.primitives import REGISTRY, ScriptError
+from nemesis_rules.engine.primitives import REGISTRY, ScriptError, read
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -738,7 +738,7 @@ def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], sta
     def call(rt, args):
         key = (name, *args)
         try:
-            return _noted(rt, key, rt.memo[key])
+            return read(rt, key, rt.memo[key])
         except KeyError:
             pass
         except TypeError:  # an unhashable argument: no memo, its reads are the caller's
@@ -750,16 +750,9 @@ def _fn_closure(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], sta
         finally:
             rt.reads = outer
         rt.remember(key, result, reads)
-        return _noted(rt, key, result)
+        return read(rt, key, result)
 
     return call_static if static else call
-
-
-def _noted(rt, key: tuple, result: Any) -> Any:
-    """A remembered function result, noted as read by the function being computed, if any."""
-    if rt.reads is not None:
-        rt.reads.append(key)
-    return result
 
 
 def _compile_procs(c: Compiler, comp) -> None:

@@ -129,13 +129,6 @@ def attr(rt, e, index: int):
     return value
 
 
-def counter_value(rt, name: str):
-    """A counter read by its declared name, noted like `read`."""
-    if rt.reads is not None:
-        rt.reads.append(name)
-    return rt.state.counters[name]
-
-
 def _items(xs) -> tuple:
     if isinstance(xs, tuple):
         return xs
