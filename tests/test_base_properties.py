@@ -15,8 +15,9 @@ tests/fixtures/base_testboard). After EVERY decision:
 
 The default run plays a few seeds per player count; `-m slow` plays 500 seeds for each of 1-5
 players (issue 3) and each mode, one test per player count, so `pytest -m slow -n auto` spreads
-them over the CPUs; NEMESIS_PROGRESS names a file that gets one JSON line per game played, and
-NEMESIS_BASE_SEEDS / NEMESIS_MODE_SEEDS (`500`, or `a-b` for seeds a to b-1) split a long run.
+them over the CPUs; NEMESIS_PROGRESS names a file that gets one JSON line per game played
+(with NEMESIS_RESUME=1, the games it records for the same commit are counted, not played again),
+and NEMESIS_BASE_SEEDS / NEMESIS_MODE_SEEDS (`500`, or `a-b` for seeds a to b-1) split a long run.
 Random options are taken with a seeded `random.Random`, so a failure names the seed, the player
 count and the step, and replays exactly.
 """
@@ -27,6 +28,7 @@ import contextlib
 import json
 import os
 import random
+import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -517,6 +519,33 @@ def test_view_check_catches_a_face_down_card_named_in_a_public_zone(rules, monke
         check_view(rules, game, 1, seen, seen, len(game.state.log))
 
 
+def test_a_resumed_run_counts_recorded_games_and_plays_only_the_rest(rules, monkeypatch, tmp_path):
+    progress = tmp_path / "progress.jsonl"
+    monkeypatch.setenv("NEMESIS_PROGRESS", str(progress))
+    monkeypatch.setattr(__import__(__name__), "code_commit", lambda: "c1")
+    played = []
+
+    def play(players, seed):
+        played.append((players, seed))
+        if (players, seed) == (3, 1):
+            raise PropertyFailure("broken on purpose")
+        return {"steps": 10, "result": {"reason": "test"}, "diverged": None}
+
+    with pytest.raises(AssertionError, match="1 of 4 games failed"):
+        many_games_keep_every_property(rules, {}, [2, 3], range(2), play=play)
+    assert played == [(2, 0), (3, 0), (2, 1), (3, 1)]
+    played.clear()
+    monkeypatch.setenv("NEMESIS_RESUME", "1")
+    with pytest.raises(AssertionError, match="1 of 6 games failed; first: PropertyFailure: broken on purpose"):
+        many_games_keep_every_property(rules, {}, [2, 3], range(3), play=play)
+    assert played == [(2, 2), (3, 2)]            # seeds 0 and 1 were counted from the file
+    monkeypatch.setattr(__import__(__name__), "code_commit", lambda: "c2")
+    played.clear()
+    with pytest.raises(AssertionError):
+        many_games_keep_every_property(rules, {}, [3], range(2), play=play)
+    assert played == [(3, 0), (3, 1)]            # another commit: nothing is reused
+
+
 # the other modes and the alternative board side, with the player counts each allows
 MODE_RUNS = {
     "solo": ({"mode": "solo"}, range(1, 2)),
@@ -548,7 +577,11 @@ def many_games_keep_every_property(rules, options: dict, player_counts, seeds, p
     """Play every seed for every player count (seed-major, so that a run stopped early has played
     every count alike) under the property checks; print the running figures every 10 seeds and the
     total; fail listing every failure and every reload that diverged. `play(players, seed)` plays
-    one checked game (default: `play_checked` with `options`)."""
+    one checked game (default: `play_checked` with `options`).
+
+    NEMESIS_PROGRESS=FILE gets one line per game; with NEMESIS_RESUME=1 as well, a game that FILE
+    already records for the same commit is counted, not played again (a run longer than a
+    sitting goes on where it stopped; a failure recorded counts as a failure again)."""
     if play is None:
         def play(players, seed):
             return play_checked(rules, players, seed, reload_strict=False, **options)
@@ -557,33 +590,73 @@ def many_games_keep_every_property(rules, options: dict, player_counts, seeds, p
     summary = Counter()
     steps = 0
     start = time.perf_counter()
-    progress = os.environ.get("NEMESIS_PROGRESS")     # a file that gets one line per game played
+    progress = os.environ.get("NEMESIS_PROGRESS")
+    commit = code_commit()
+    done = played_before(progress, rules, options, commit) if os.environ.get("NEMESIS_RESUME") == "1" else {}
     for n, seed in enumerate(seeds, 1):
         for players in player_counts:
-            try:
-                out = play(players, seed)
-            except (PropertyFailure, RulesError) as err:
-                failures.append(f"{type(err).__name__}: {err}")
+            outcome = done.get((players, seed))
+            if outcome is None:
+                outcome = play_once(play, players, seed)
+                note_progress(progress, rules, options, players, seed, {"commit": commit, **outcome})
+            if "failed" in outcome:
+                failures.append(outcome["failed"])
                 summary["failed"] += 1
-                note_progress(progress, rules, options, players, seed, {"failed": failures[-1]})
                 print(failures[-1], flush=True)
                 continue
-            note_progress(progress, rules, options, players, seed, {
-                "steps": out["steps"], "reason": (out["result"] or {}).get("reason"), "diverged": out["diverged"]})
-            steps += out["steps"]
-            if out["diverged"]:
-                diverged.append(f"{players} players, seed {seed}: {out['diverged']}")
-            summary[(out["result"] or {}).get("reason", "none")] += 1
+            steps += outcome["steps"]
+            if outcome["diverged"]:
+                diverged.append(f"{players} players, seed {seed}: {outcome['diverged']}")
+            summary[outcome["reason"] or "none"] += 1
         if n % 10 == 0 or n == len(seeds):
             print(json.dumps({"options": options, "players": list(player_counts), "seeds_done": n,
                               "games": n * len(player_counts), "seconds": round(time.perf_counter() - start, 1),
                               "decisions": steps, "results": {str(k): v for k, v in summary.items()},
-                              "failures": len(failures), "reload_diverged": len(diverged)}), flush=True)
+                              "failures": len(failures), "reload_diverged": len(diverged),
+                              "resumed": len(done)}), flush=True)
     games = len(player_counts) * len(seeds)
     for f in failures + diverged:
         print(f)
     assert not failures, f"{len(failures)} of {games} games failed; first: {failures[0]}"
     assert not diverged, f"{len(diverged)} of {games} reloaded games diverged; first: {diverged[0]}"
+
+
+def play_once(play, players: int, seed: int) -> dict:
+    """One checked game's outcome, as a progress line records it."""
+    try:
+        out = play(players, seed)
+    except (PropertyFailure, RulesError) as err:
+        return {"failed": f"{type(err).__name__}: {err}"}
+    return {"steps": out["steps"], "reason": (out["result"] or {}).get("reason"), "diverged": out["diverged"]}
+
+
+def code_commit() -> str | None:
+    """The commit this tree is at, or None when it has uncommitted changes (or is no git tree):
+    only games played on a committed tree may be resumed."""
+    root = str(Path(__file__).parent.parent)
+    try:
+        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30)
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode or dirty.returncode or dirty.stdout.strip():
+        return None
+    return head.stdout.strip()
+
+
+def played_before(path: str | None, rules, options: dict, commit: str | None) -> dict[tuple[int, int], dict]:
+    """(players, seed) -> outcome of each game `path` records for these modules and options,
+    played on `commit` (none for an uncommitted tree)."""
+    if not path or commit is None or not os.path.exists(path):
+        return {}
+    done = {}
+    with open(path) as f:
+        for line in f:
+            rec = json.loads(line)
+            if rec.get("commit") == commit and rec["modules"] == list(rules.modules) and rec["options"] == options:
+                done[(rec["players"], rec["seed"])] = rec
+    return done
 
 
 def note_progress(path: str | None, rules, options: dict, players: int, seed: int, outcome: dict) -> None:
