@@ -133,27 +133,30 @@ def seen_by(rules, st, seat: int | None, among=None) -> set[str]:
 
 
 def seen_by_seats(rules, st, seats) -> list[set[str]]:
-    """`seen_by` for each of `seats`, in one pass over the zones: a zone every seat sees in full
-    (a public one) gives its face-up members to all at once."""
-    entities, known = st.entities, st.known
+    """`seen_by` for each of `seats`, in one pass over the zones: the face-up members of a zone
+    (and those made public) are worked out once for every seat that sees the zone so."""
+    entities, known, public = st.entities, st.known, set(st.public)
     levels = [levels_for(rules, seat) for seat in seats]
     out = [set() for _ in seats]
-    for zone, members in st.zones.items():
+    for zone, members in dict.items(st.zones):
         if not members:
             continue
-        zone_levels = [lv[zone] for lv in levels]
-        if all(level == "all" for level in zone_levels):
-            up = [e for e in members if entities[e][E_FACE]]
-            for seen in out:
+        up = exposed = None
+        for seen, lv in zip(out, levels, strict=True):
+            level = lv[zone]
+            if level == "all":
+                if up is None:
+                    up = [e for e in members if entities[e][E_FACE]]
                 seen.update(up)
-        else:
-            for seen, seat, level in zip(out, seats, zone_levels, strict=True):
-                if level != "none":
-                    seen.update(e for e in members if _identifiable(rules, st, seat, e, entities[e], level))
-        if known:
-            for seen, seat, level in zip(out, seats, zone_levels, strict=True):
-                if level != "none" and seat is not None:
-                    seen.update(e for e in members if seat in known.get(e, ()))
+            elif level == "size":
+                if exposed is None:
+                    exposed = [e for e in members if e in public and entities[e][E_FACE]]
+                seen.update(exposed)
+    for e, peekers in known.items():  # peeked at: known to the peekers that see the zone at all
+        zone = entities[e][E_ZONE]
+        for seen, seat, lv in zip(out, seats, levels, strict=True):
+            if seat is not None and seat in peekers and (zone is None or lv[zone] != "none"):
+                seen.add(e)
     loose = [(e, ent) for e, ent in entities.items() if ent[E_ZONE] is None]
     for seen, seat in zip(out, seats, strict=True):
         seen.update(e for e, ent in loose if _identifiable(rules, st, seat, e, ent, "all"))
@@ -237,36 +240,85 @@ def check_decision(game) -> None:
         raise PropertyFailure(f"the game is not over but has no decision with options ({d!r})")
 
 
+class ZoneShapes:
+    """What a view must show of each zone, worked out from the state and the declared visibility
+    once per step (not once per seat): a zone whose members the seat has not peeked at looks the
+    same to every seat that sees it at the same level, so one answer serves them all."""
+
+    def __init__(self, st) -> None:
+        self.st = st
+        self.public = set(st.public)
+        self.peeks = {}                      # seat -> the entities it has peeked at
+        # zone -> its shape for a seat that sees it in full (`whole`) or counts it (`counted`) and
+        # has peeked at none of its members
+        self.whole: dict[str, dict] = {}
+        self.counted: dict[str, dict] = {}
+
+    def peeked_by(self, seat) -> set[str]:
+        got = self.peeks.get(seat)
+        if got is None:
+            got = self.peeks[seat] = {e for e, seats in self.st.known.items() if seat in seats} if seat is not None else set()
+        return got
+
+    def zones_for(self, levels, seat) -> dict[str, dict]:
+        """zone -> what `seat` (whose zone levels are `levels`) must be shown of it, for every
+        zone it sees at least the size of."""
+        zones, whole, counted = self.st.zones, self.whole, self.counted
+        out = {}
+        for zone, members in dict.items(zones):
+            level = levels[zone]
+            if level == "all":
+                got = whole.get(zone)
+                if got is None:
+                    got = whole[zone] = self._shape(members, level, set())
+                out[zone] = got
+            elif level == "size":
+                got = counted.get(zone)
+                if got is None:
+                    got = counted[zone] = self._shape(members, level, set())
+                out[zone] = got
+        peeked = self.peeked_by(seat)
+        for e in peeked:
+            zone = self.st.entities[e][E_ZONE]
+            if zone in out:
+                out[zone] = self._shape(zones[zone], levels[zone], peeked)
+        return out
+
+    def _shape(self, members, level: str, peeked: set[str]) -> dict:
+        entities = self.st.entities
+        if level == "all":
+            return {"size": len(members), "entities": [e if entities[e][E_FACE] or e in peeked else {"face_down": entities[e][0]}
+                                                       for e in members]}
+        shape: dict = {"size": len(members)}
+        exposed = [e for e in members if e in self.public and entities[e][E_FACE] and e not in peeked]
+        if exposed:
+            shape["public"] = exposed
+        at = {e: i for i, e in enumerate(members) if e in peeked}
+        if at:
+            shape["known"] = at
+        return shape
+
+
 def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen: set[str],
-               log_from: int) -> None:
+               log_from: int, shapes: ZoneShapes | None = None) -> None:
     st = live_state(game)
     view = game.view(seat, log_from=log_from)   # the earlier lines were checked at earlier steps
-    # zones: contents only where the zone's visibility lets this seat look
+    # zones: contents only where the zone's visibility lets this seat look: each zone shown exactly
+    # as its visibility, the faces and this seat's peeks say (`ZoneShapes`)
+    shapes = shapes or ZoneShapes(st)
     levels = levels_for(rules, seat)
     shown_zones = view["zones"]
-    for zone, members in st.zones.items():
-        level = levels[zone]
-        shown = shown_zones.get(zone)
-        if not members and level != "none" and shown == {"size": 0, **({"entities": []} if level == "all" else {})}:
-            continue
-        if level == "none":
-            if shown is not None:
+    expected = shapes.zones_for(levels, seat)
+    if shown_zones != expected:
+        for zone in st.zones:
+            level = levels[zone]
+            shown = shown_zones.get(zone)
+            if level == "none" and shown is not None:
                 raise PropertyFailure(f"seat {seat} sees the secret zone {zone}: {shown}")
-            continue
-        if shown is None or shown.get("size") != len(members):
-            raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, it holds {len(members)}")
-        if level == "size":
-            exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public", "known"} else None
-            peeked = {e: i for i, e in enumerate(members) if seat in st.known.get(e, ())}
-            if exposed is None or not exposed <= after_seen & set(members) or shown.get("known", {}) != peeked:
-                raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
-        if level == "all" and shown["entities"] != _listed(st, members, seat):
-            for eid, item in zip(members, shown["entities"], strict=True):
-                if st.entities[eid][E_FACE] or seat in st.known.get(eid, ()):
-                    if item != eid:
-                        raise PropertyFailure(f"seat {seat}: {zone} shows {item} where {eid} lies face up")
-                elif item != {"face_down": st.entities[eid][0]}:
-                    raise PropertyFailure(f"seat {seat} sees the face-down {eid} in {zone} as {item}")
+            if level != "none" and shown != expected[zone]:
+                explain_zone(rules, st, seat, zone, level, shown, after_seen)
+                raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, expected {expected[zone]}")
+        raise PropertyFailure(f"seat {seat} is shown zones that do not exist: {sorted(set(shown_zones) - set(st.zones))[:5]}")
     # entity records: only those the seat may identify
     extra = set(view["entities"]) - after_seen
     if extra:
@@ -288,6 +340,26 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
             leaked = {e for e in named if _identity_hidden(rules, st, e, seat)}
             if leaked:
                 raise PropertyFailure(f"seat {seat}: log line {entry['msg']} names hidden {sorted(leaked)}")
+
+
+def explain_zone(rules, st, seat, zone: str, level: str, shown, after_seen: set[str]) -> None:
+    """Raise the most telling failure for a zone that is not shown as it should be (a leak, a
+    wrong size, a face-down card named); return when none of these applies."""
+    members = st.zones[zone]
+    if shown is None or shown.get("size") != len(members):
+        raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, it holds {len(members)}")
+    if level == "size":
+        exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public", "known"} else None
+        peeked = {e: i for i, e in enumerate(members) if seat in st.known.get(e, ())}
+        if exposed is None or not exposed <= after_seen & set(members) or shown.get("known", {}) != peeked:
+            raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
+    if level == "all" and shown.get("entities") != _listed(st, members, seat):
+        for eid, item in zip(members, shown.get("entities") or [], strict=False):
+            if st.entities[eid][E_FACE] or seat in st.known.get(eid, ()):
+                if item != eid:
+                    raise PropertyFailure(f"seat {seat}: {zone} shows {item} where {eid} lies face up")
+            elif item != {"face_down": st.entities[eid][0]}:
+                raise PropertyFailure(f"seat {seat} sees the face-down {eid} in {zone} as {item}")
 
 
 def _listed(st, members, seat) -> list:
@@ -347,8 +419,9 @@ def check_all(rules, game, expected: Counter, before: list[set[str]], log_from: 
     check_decision(game)
     seats = [*range(st.players), None]
     after = seen_by_seats(rules, st, seats)
+    shapes = ZoneShapes(st)
     for i, seat in enumerate(seats):
-        check_view(rules, game, seat, before[i], after[i], log_from)
+        check_view(rules, game, seat, before[i], after[i], log_from, shapes)
     return after
 
 
