@@ -383,3 +383,14 @@ def test_rules_kept_aside_gives_the_objects_back_to_the_collector() -> None:
     with common.rules_kept_aside():
         assert gc.get_freeze_count() > before
     assert gc.get_freeze_count() == before
+
+
+def test_a_reader_that_leaves_early_stops_the_command_quietly():
+    """`nemesis simulate | head`: the report's reader goes away; the command stops with the status
+    a shell gives a command stopped by SIGPIPE, and writes no error."""
+    proc = subprocess.Popen([sys.executable, "-m", "nemesis_rules.cli", "simulate", "--games", "3", "--jobs", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.close()                       # the reader is gone before the first line
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == cli_main.EXIT_BROKEN_PIPE
+    assert b"Broken pipe" not in err and b"Traceback" not in err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,7 @@ from nemesis_rules.version import __version__
 
 PROG = "nemesis"
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # as a shell reports a command stopped by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         common.err(str(error))
     except RulesError as error:
         common.err(common.one_line(error))
+    except BrokenPipeError:  # the reader left (`nemesis simulate | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        return EXIT_BROKEN_PIPE
     except OSError as error:
         common.err(_os_text(error))
     except KeyboardInterrupt:
