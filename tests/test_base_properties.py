@@ -270,25 +270,24 @@ class ZoneShapes:
             if level == "all":
                 got = whole.get(zone)
                 if got is None:
-                    got = whole[zone] = self._shape(members, level, set())
+                    got = whole[zone] = self._shape(members, level, None, set())
                 out[zone] = got
             elif level == "size":
                 got = counted.get(zone)
                 if got is None:
-                    got = counted[zone] = self._shape(members, level, set())
+                    got = counted[zone] = self._shape(members, level, None, set())
                 out[zone] = got
         peeked = self.peeked_by(seat)
         for e in peeked:
             zone = self.st.entities[e][E_ZONE]
             if zone in out:
-                out[zone] = self._shape(zones[zone], levels[zone], peeked)
+                out[zone] = self._shape(zones[zone], levels[zone], seat, peeked)
         return out
 
-    def _shape(self, members, level: str, peeked: set[str]) -> dict:
+    def _shape(self, members, level: str, seat, peeked: set[str]) -> dict:
         entities = self.st.entities
         if level == "all":
-            return {"size": len(members), "entities": [e if entities[e][E_FACE] or e in peeked else {"face_down": entities[e][0]}
-                                                       for e in members]}
+            return {"size": len(members), "entities": _listed(self.st, members, seat)}
         shape: dict = {"size": len(members)}
         exposed = [e for e in members if e in self.public and entities[e][E_FACE] and e not in peeked]
         if exposed:
