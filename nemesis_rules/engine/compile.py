@@ -6,6 +6,7 @@ at run time with the step's span (e.g. a value of the wrong type).
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any
 
@@ -36,6 +37,15 @@ from nemesis_rules.engine.program import (
 )
 
 PAUSING_PRIMS = {n for n, p in REGISTRY.items() if p.kind in ("chance", "decision")}
+
+
+@functools.cache
+def _child_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a syntax node class that may hold nodes; None for what is not a node (a
+    span, a hoisted `Temp`, a plain value). Asked once per class: `pauses` visits every node."""
+    if not attrs.has(cls) or cls in (Temp, Span):
+        return None
+    return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
 
 
 @attrs.frozen
@@ -413,7 +423,8 @@ class Compiler:
         return n in self.names.procs or (n in PAUSING_PRIMS and n not in self.names.fns)
 
     def pauses(self, e: Any) -> bool:
-        if not attrs.has(type(e)) or isinstance(e, Temp):
+        children = _child_fields(type(e))
+        if children is None:
             return False
         # by identity, the node kept beside its answer so that its id cannot be reused (hashing a
         # node hashes its whole subtree: by value, every visit costs as much as the tree)
@@ -422,10 +433,9 @@ class Compiler:
             return known[1]
         found = isinstance(e, ast.Call) and self.is_pausing_call(e)
         if not found:
-            for field in attrs.fields(type(e)):
-                v = getattr(e, field.name)
-                items = v if isinstance(v, tuple) else (v,)
-                if any(self.pauses(x) for x in items):
+            for name in children:
+                v = getattr(e, name)
+                if any(map(self.pauses, v)) if type(v) is tuple else self.pauses(v):
                     found = True
                     break
         self._pause_cache[id(e)] = (e, found)
@@ -614,12 +624,10 @@ def _reads_no_state(e: Any, local: set[str], names: Names, static: set[str]) -> 
             return known and all(_reads_no_state(a, local, names, static) for a in (*args, *kwargs))
         case ast.Call():
             return False  # an expression field: its entity's script, looked up at run time
-    if not attrs.has(type(e)):
-        return True
-    for field in attrs.fields(type(e)):
-        v = getattr(e, field.name)
-        for x in v if isinstance(v, tuple) else (v,):
-            if attrs.has(type(x)) and not _reads_no_state(x, local, names, static):
+    for name in _child_fields(type(e)) or ():
+        v = getattr(e, name)
+        for x in v if type(v) is tuple else (v,):
+            if _child_fields(type(x)) is not None and not _reads_no_state(x, local, names, static):
                 return False
     return True
 
