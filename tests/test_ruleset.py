@@ -237,3 +237,24 @@ def test_a_kind_is_extended_from_another_module(tmp_path: Path) -> None:
     (tmp_path / "more" / "data.yaml").write_text("kinds:\n  crad: {extend: true, props: {rarity: int}}\n")
     with pytest.raises(RulesError, match="E304"):
         load_ruleset(tmp_path / "more")
+
+
+def test_a_library_is_linted_for_its_own_findings_only(tmp_path: Path, monkeypatch) -> None:
+    """A module with no entry is checked inside a sibling that requires it: its own catalog's
+    missing translations are reported (W600), and none of the sibling's findings are."""
+    from nemesis_rules.ruleset.check_api import check_paths
+
+    lib = _write_module(tmp_path, "lib", [], "fn double(x) = x * 2\n")
+    game = _write_module(tmp_path, "game", ["lib"], "proc main():\n    let n = double(1)\n",
+                         "players: {min: 1, max: 2}\nentry: main\n")
+    for folder, key in ((lib, "lib_thing"), (game, "game_thing")):
+        (folder / "i18n").mkdir()
+        (folder / "i18n" / "en.yaml").write_text(f"names:\n  {key}: A thing\n")
+        (folder / "i18n" / "pl.yaml").write_text("names: {}\n")
+    monkeypatch.chdir(tmp_path)
+    found = check_paths([lib])[0]
+    assert [(d.span.file, d.message) for d in found if d.code == "W600"] == [
+        ("lib/i18n/en.yaml", "`names.lib_thing` has no pl translation (English is used)")]
+    assert {d.span.file.partition("/")[0] for d in found} == {"lib"}
+    assert ("game/i18n/en.yaml", "`names.game_thing` has no pl translation (English is used)") in [
+        (d.span.file, d.message) for d in check_paths([game])[0] if d.code == "W600"]

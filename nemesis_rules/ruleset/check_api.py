@@ -76,10 +76,14 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
         seen.add(key)
         try:
             comp = compose([folder], display_root=root, cache=loaded)
+            library = None
             if comp.entry is None:
-                comp = _with_a_user(folder, comp, root, loaded)
-            validate(comp)
+                comp, library = _with_a_user(folder, comp, root, loaded)
+            validate(comp, library)
             _compiles(comp)
+            if library is not None:  # only the findings in the library's own files are its own
+                mine = _display(folder, root) + "/"
+                comp.diagnostics = [d for d in comp.diagnostics if d.span.file.startswith(mine)]
         except Exception as err:  # a bug of ours is still reported as a finding, not a traceback
             shown = _display(folder, root)
             diagnostics.append(Diagnostic("E999", f"internal error while checking: {type(err).__name__}: {err}",
@@ -97,8 +101,8 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
 
 def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
     """A library module (no entry: shared rules, an expansion for several games) is checked in the
-    composition of a module next to it that requires it and has an entry; only the findings in
-    the library's own files are its own. With no such module it is checked alone."""
+    composition of a module next to it that requires it and has an entry: (that composition, the
+    library's id). With no such module it is checked alone: (its own composition, None)."""
     lib = comp.modules[-1].id if comp.modules else None
     for sibling in sorted(p.parent for p in folder.parent.glob("*/module.yaml")):
         if sibling == folder:
@@ -109,10 +113,8 @@ def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
         user = compose([sibling], display_root=root, cache=loaded)
         if user.entry is None:
             continue
-        mine = _display(folder, root) + "/"
-        user.diagnostics = [d for d in user.diagnostics if d.span.file.startswith(mine)]
-        return user
-    return comp
+        return user, lib
+    return comp, None
 
 
 def _compiles(comp) -> None:

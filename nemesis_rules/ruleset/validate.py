@@ -20,8 +20,10 @@ NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
 WHEN = "a `when` condition"  # evaluated before anything runs: it cannot wait or change the state
 
 
-def validate(comp: Composition) -> Environment:
-    """Append every finding to `comp.diagnostics`; return the names environment."""
+def validate(comp: Composition, focus: str | None = None) -> Environment:
+    """Append every finding to `comp.diagnostics`; return the names environment. `focus` is the
+    module whose own catalog is checked (missing and unused keys): by default the last one, the
+    module composed for itself; a library checked inside a module that requires it names itself."""
     script_procs(comp)
     _check_declarations(comp)
     _check_players(comp)
@@ -32,7 +34,7 @@ def validate(comp: Composition) -> Environment:
     _check_report(comp, env)
     _check_screen(comp, env)
     _check_scripts(comp, env)
-    _check_catalogs(comp, env)
+    _check_catalogs(comp, env, focus)
     _unused_components(comp, env)
     return env
 
@@ -529,7 +531,7 @@ def bad_placeholder(text: str) -> str | None:
     return None
 
 
-def _check_catalogs(comp: Composition, env: Environment) -> None:
+def _check_catalogs(comp: Composition, env: Environment, focus: str | None = None) -> None:
     base = comp.catalogs.get(BASE_LANG)
     if not comp.catalogs:
         return
@@ -537,7 +539,7 @@ def _check_catalogs(comp: Composition, env: Environment) -> None:
         span = comp.modules[0].manifest_span if comp.modules else Span()
         comp.diagnostics.append(Diagnostic("W600", "no English catalog (i18n/en.yaml)", span, severity=WARNING))
         return
-    top = comp.modules[-1].id if comp.modules else None
+    top = focus or (comp.modules[-1].id if comp.modules else None)
     _unused_keys(comp, env, base, top)
     _untitled_components(comp, base, top)
     for lang in _shipped_languages(comp):
