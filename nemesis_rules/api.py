@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import re
 import time
@@ -128,22 +126,8 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
 def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool = False) -> Ruleset:
     """Compose, check and compile; a warm load takes the checked composition and the compiled
     expressions from the disk cache (ruleset/cache.py) while the module files are unchanged."""
-    with _collector_paused():
+    with ruleset_cache.collector_paused():
         return _load_unpaused(list(modules), lang, search, absolute_requires)
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cycle collector off while a load makes its tens of thousands of long-lived objects
-    (syntax trees, the program's steps): each pass would walk them all again, for nothing, and the
-    passes took about half of a warm load. It is restored on the way out, whatever happens."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def _load_unpaused(modules: list, lang: str, search: list[Path] | None, absolute_requires: bool) -> Ruleset:

@@ -72,3 +72,27 @@ def test_off(cache, monkeypatch, tmp_path):
     monkeypatch.setenv("NEMESIS_CACHE_DIR", "off")
     lint(str(ROOT / "tests" / "fixtures" / "toy"))
     assert not cache.exists()
+
+
+def test_python_code_of_the_expressions_is_kept(cache, monkeypatch):
+    """A second lint of a module compiles none of its generated expressions again; a broken code
+    entry is ignored (the build compiles, and writes it anew)."""
+    from nemesis_rules.engine import codegen
+
+    toy = str(ROOT / "tests" / "fixtures" / "toy")
+    compiled: list[str] = []
+
+    def counting(source, *args):
+        compiled.append(source)
+        return compile(source, *args)
+
+    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    monkeypatch.setattr(codegen, "COMPILED", {})
+    first = lint(toy)
+    assert compiled and len(list(cache.glob("code-*.marshal"))) == 1
+    compiled.clear()
+    monkeypatch.setattr(codegen, "COMPILED", {})  # a new process: nothing compiled yet
+    assert lint(toy) == first and compiled == []
+    next(cache.glob("code-*.marshal")).write_bytes(b"not marshal")
+    monkeypatch.setattr(codegen, "COMPILED", {})
+    assert lint(toy) == first and compiled

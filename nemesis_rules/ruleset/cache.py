@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import hashlib
 import marshal
 import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -36,6 +38,21 @@ MAX_ENTRIES = 32  # compositions kept (a few MB each); the least recently used g
 _OFF = ("", "off", "0", "none")
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CLOCK_SLACK_NS = 2_000_000_000  # file times can be coarse: a file this fresh is not trusted
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a load or a check makes its tens of thousands of
+    long-lived objects (syntax trees, cached entries, the program's steps): each pass would walk
+    them all again, for nothing, and the passes took about half of a warm load. It is restored on
+    the way out, whatever happens."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def cache_dir() -> Path | None:

@@ -13,6 +13,8 @@ from pathlib import Path
 from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.dsl.parse import parse_module
 from nemesis_rules.engine.compile import build_program
+from nemesis_rules.ruleset import parse_cache
+from nemesis_rules.ruleset.cache import collector_paused
 from nemesis_rules.ruleset.compose import compose
 from nemesis_rules.ruleset.load import load_module, read_text, read_yaml
 from nemesis_rules.ruleset.validate import validate
@@ -64,6 +66,11 @@ def _targets(paths: list[Path], root: Path) -> tuple[list[Path], set[str] | None
 
 
 def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
+    with collector_paused():
+        return _check_paths(paths)
+
+
+def _check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
     root = Path.cwd()
     folders, keep, diagnostics, loose = _targets([Path(p) for p in paths], root)
     sources: dict[str, str] = {}
@@ -80,7 +87,7 @@ def check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
             if comp.entry is None:
                 comp, library = _with_a_user(folder, comp, root, loaded)
             validate(comp, library)
-            _compiles(comp)
+            _compiles(comp, key.as_posix())
             if library is not None:  # only the findings in the library's own files are its own
                 mine = _display(folder, root) + "/"
                 comp.diagnostics = [d for d in comp.diagnostics if d.span.file.startswith(mine)]
@@ -117,11 +124,12 @@ def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
     return comp, None
 
 
-def _compiles(comp) -> None:
-    """What load_ruleset refuses, the linter must refuse too: compile a module that checks clean."""
+def _compiles(comp, name: str) -> None:
+    """What load_ruleset refuses, the linter must refuse too: compile a module that checks clean
+    (Python's code for its expressions comes from the parse cache when it is on)."""
     if not any(d.is_error for d in comp.diagnostics):
         try:
-            build_program(comp, comp.players.max)
+            parse_cache.compiled(name, lambda: build_program(comp, comp.players.max))
         except RulesError as err:
             comp.diagnostics += err.diagnostics
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import marshal
 import os
 import pickle
 import sys
@@ -59,16 +60,39 @@ def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
     return result
 
 
-def _keep(path: Path, result: Any) -> None:
+def compiled(name: str, build: Callable[[], T]) -> T:
+    """`build()`, a program build (engine/compile.py), with Python's code for the expression
+    sources it compiled the last time under `name` (a module folder) taken from the cache: the
+    build then skips Python's compiler for each source it meets again, about a third of a warm
+    `nemesis-lint`. The code of a source depends on its text and Python alone, and a source the
+    engine no longer writes is simply not asked for. The sources this build used are kept."""
+    from nemesis_rules.engine.codegen import COMPILED  # the engine imports this package
+
+    if _folder is None:
+        return build()
+    digest = hashlib.sha256(f"{sys.version}\0{name}".encode()).hexdigest()[:32]
+    path = _folder / f"code-{digest}.marshal"
+    known: dict = {}
+    with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+        known = marshal.loads(path.read_bytes())
+        COMPILED.update(known)
+    program = build()
+    used = getattr(program, "compiled", None)
+    if isinstance(used, dict) and used.keys() != known.keys():
+        _keep(path, used, marshal.dumps)
+    return program
+
+
+def _keep(path: Path, result: Any, dumps: Callable[[Any], bytes] | None = None) -> None:
     """Write the entry whole or not at all (a temporary file renamed into place)."""
     try:
-        data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        data = dumps(result) if dumps is not None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+    except (OSError, pickle.PicklingError, TypeError, ValueError, AttributeError, RecursionError):
         with contextlib.suppress(OSError, UnboundLocalError):
             os.unlink(tmp)
 
