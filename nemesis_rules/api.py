@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +55,21 @@ class Ruleset:
     modules: tuple[str, ...]
     lang: str
     program: Program
-    composition: Composition
+    # the composition, or a function giving it (a warm load reads it from the cache when asked)
+    _composition: Composition | Callable[[], Composition] = attrs.field(alias="composition", repr=False)
     players: PlayerRange
     options: dict[str, OptionSpec]
     fingerprint: str
     warnings: list[Diagnostic]
     names: dict[str, str]
     messages: dict[str, str]
+
+    @property
+    def composition(self) -> Composition:
+        """The modules as composed and checked (their declarations, scripts and catalogs)."""
+        if not isinstance(self._composition, Composition):
+            self._composition = self._composition()
+        return self._composition
 
     def label(self, value: Any) -> str:
         """A value as a player reads it, in this ruleset's language."""
@@ -133,21 +142,31 @@ def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool
 def _load_unpaused(modules: list, lang: str, search: list[Path] | None, absolute_requires: bool) -> Ruleset:
     editing = load_mod._EDITING.get() is not None  # an editor's unsaved text is not on disk
     cached = None if editing else ruleset_cache.load(modules, search, absolute_requires)
-    started = time.time_ns()
-    comp = cached if cached is not None else _checked(modules, search, absolute_requires)
-    langs = set(comp.catalogs) | {BASE_LANG}
+    if cached is not None:
+        head, program, comp = cached.head, cached.program, cached.composition
+    else:
+        started = time.time_ns()
+        comp = _checked(modules, search, absolute_requires)
+        program = build_program(comp, comp.players.max)
+        head = _head(comp)
+        if not editing:
+            ruleset_cache.store(modules, search, absolute_requires, comp, program, head, started)
+    langs = set(head["catalogs"]) | {BASE_LANG}
     if lang not in langs:
-        raise RulesError(Diagnostic("E309", f"no `{lang}` translation for {', '.join(comp.ids)}",
+        raise RulesError(Diagnostic("E309", f"no `{lang}` translation for {', '.join(head['ids'])}",
                                     help=did_you_mean(lang, langs) or f"languages: {', '.join(sorted(langs))}"))
-    names, messages = _catalog(comp, lang)
-    program = build_program(comp, comp.players.max)
-    if cached is None and not editing:
-        ruleset_cache.store(modules, search, absolute_requires, comp, program.compiled, started)
+    names, messages = _catalog(head["catalogs"], lang)
     return Ruleset(
-        modules=comp.ids, lang=lang, program=program, composition=comp,
-        players=comp.players, options=dict(comp.options), fingerprint=_fingerprint(comp),
-        warnings=[d for d in comp.diagnostics if not d.is_error], names=names, messages=messages,
+        modules=head["ids"], lang=lang, program=program, composition=comp, players=head["players"],
+        options=dict(head["options"]), fingerprint=head["fingerprint"], warnings=list(head["warnings"]),
+        names=names, messages=messages,
     )
+
+
+def _head(comp: Composition) -> dict[str, Any]:
+    """What a Ruleset needs of its composition besides the program (kept beside it by the cache)."""
+    return {"ids": comp.ids, "catalogs": comp.catalogs, "players": comp.players, "options": comp.options,
+            "fingerprint": _fingerprint(comp), "warnings": [d for d in comp.diagnostics if not d.is_error]}
 
 
 def _checked(modules: list, search: list[Path] | None, absolute_requires: bool) -> Composition:
@@ -159,9 +178,9 @@ def _checked(modules: list, search: list[Path] | None, absolute_requires: bool) 
     return comp
 
 
-def _catalog(comp: Composition, lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    merged = {k: d.value for k, d in comp.catalogs.get(BASE_LANG, {}).items()}
-    merged.update({k: d.value for k, d in comp.catalogs.get(lang, {}).items()})
+def _catalog(catalogs: dict, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    merged = {k: d.value for k, d in catalogs.get(BASE_LANG, {}).items()}
+    merged.update({k: d.value for k, d in catalogs.get(lang, {}).items()})
     names = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("names.")}
     messages = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("messages.")}
     return names, messages

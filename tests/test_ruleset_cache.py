@@ -7,6 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from nemesis_rules import Game, api, load_ruleset
@@ -53,10 +54,27 @@ def test_a_warm_load_reads_nothing_and_plays_the_same(toy_copy, monkeypatch) -> 
     cold = load_ruleset(toy_copy)
     assert len(_entries(toy_copy)) == 1
     _no_reading(monkeypatch)
+    monkeypatch.setattr(api, "build_program", lambda *a: pytest.fail("a warm load compiled the rules"))
     warm = load_ruleset(toy_copy)
-    assert warm.fingerprint == cold.fingerprint
-    assert warm.warnings == cold.warnings
+    assert (warm.fingerprint, warm.warnings, warm.names, warm.messages, warm.players, warm.options) == (
+        cold.fingerprint, cold.warnings, cold.names, cold.messages, cold.players, cold.options)
     assert _played(warm) == _played(cold)
+    assert warm.composition.ids == cold.composition.ids  # read from the entry when first asked
+    assert warm.composition is warm.composition
+
+
+def test_a_warm_program_plays_every_module_the_same(monkeypatch) -> None:
+    """The program written to the cache and read back (engine/programfile.py) plays base and an
+    expansion exactly as the program built from the modules, with the decisions a bot takes."""
+    from nemesis_rules.cli.bench import random_game
+    from nemesis_rules.engine import programfile
+
+    for modules in (["base"], ["base", "void_seeders"]):
+        built = load_ruleset(*modules)
+        read = attrs.evolve(built, program=programfile.loads(programfile.dumps(built.program)))
+        assert read.program.ns is not built.program.ns
+        for players, seed in ((2, 5), (4, 6)):
+            assert random_game(read, players, seed).to_json() == random_game(built, players, seed).to_json()
 
 
 def test_a_changed_file_is_read_again(toy_copy) -> None:

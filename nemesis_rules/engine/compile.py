@@ -496,6 +496,7 @@ def build_program(comp, max_players: int) -> Program:
     for code in p.procs.values():
         add_blocks(code, c.gen)
     p.compiled = c.gen.used
+    p.ns = c.gen.ns
     return p
 
 

@@ -79,6 +79,7 @@ class Program:
     can_pay: Callable | None = None
     available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
+    ns: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # the generated functions' globals
     # seat -> zone -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[int | None, dict[str, str]] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)

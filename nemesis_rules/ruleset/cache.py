@@ -1,4 +1,6 @@
-"""A disk cache of checked compositions: a warm `load_ruleset` skips reading YAML and parsing DSL.
+"""A disk cache of checked compositions and the programs built from them: a warm `load_ruleset`
+skips reading YAML, parsing DSL and compiling (engine/programfile.py writes a program as bytes),
+and reads the composition itself only when something asks for it.
 
 An entry is found by what was asked (module names, search paths, working directory) and is used
 only while it is still true: every module folder it read has the same files with the same bytes,
@@ -17,17 +19,18 @@ import contextlib
 import functools
 import gc
 import hashlib
-import marshal
 import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
-from nemesis_rules.engine.codegen import COMPILED
+import attrs
+
+from nemesis_rules.engine import programfile
+from nemesis_rules.engine.program import Program
 from nemesis_rules.paths import grammar_file
 from nemesis_rules.ruleset.compose import _required_folder, resolve_folder
 from nemesis_rules.ruleset.load import _module_files
@@ -105,10 +108,11 @@ def _search_paths(names: list, search: list[Path] | None) -> list[Path]:
     return found
 
 
-def _still_true(comp: Any, digests: dict[str, str], names: list, search: list[Path] | None,
-                absolute_requires: bool) -> bool:
-    """Every folder has the same bytes and every name resolves to the same folder as when cached."""
-    folders = {src.path.resolve().as_posix() for src in comp.modules}
+def _still_true(facts: list[tuple[str, tuple[str, ...]]], digests: dict[str, str], names: list,
+                search: list[Path] | None, absolute_requires: bool) -> bool:
+    """Every folder has the same bytes and every name resolves to the same folder as when cached
+    (`facts`: each module's folder and its `requires:` entries)."""
+    folders = {folder for folder, _ in facts}
     if set(digests) != folders:
         return False
     paths = _search_paths(names, search)
@@ -116,38 +120,47 @@ def _still_true(comp: Any, digests: dict[str, str], names: list, search: list[Pa
         folder = resolve_folder(n, paths)
         if folder is None or folder.resolve().as_posix() not in folders:
             return False
-    for src in comp.modules:
-        for req in src.manifest.requires if src.manifest else ():
-            folder = _required_folder(str(req), src, paths, absolute_requires)
+    for at, requires in facts:
+        for req in requires:
+            folder = _required_folder(req, Path(at), paths, absolute_requires)
             if not isinstance(folder, Path) or folder.resolve().as_posix() not in folders:
                 return False
     return all(_folder_digest(Path(f))[0] == d for f, d in digests.items())
 
 
-def load(names: list, search: list[Path] | None, absolute_requires: bool) -> Any | None:
-    """The cached composition for these names, if there is one and it is still true (its compiled
-    expressions join codegen.COMPILED, so that building the program skips Python's compiler)."""
+@attrs.frozen
+class Entry:
+    """A warm load's program, what the loader kept beside it, and the composition it was built
+    from, read from its bytes only when asked (running a game never asks)."""
+
+    head: dict[str, Any]
+    program: Program
+    composition: Callable[[], Any]
+
+
+def load(names: list, search: list[Path] | None, absolute_requires: bool) -> Entry | None:
+    """The cached entry for these names, if there is one and it is still true."""
     entry = _entry_file(names, search, absolute_requires)
     if entry is None or not entry.is_file():
         return None
     try:
         with entry.open("rb") as f:
-            digests, comp, code = pickle.load(f)  # noqa: S301 (our own files, in the user's own folder)
-        if not _still_true(comp, digests, names, search, absolute_requires):
+            digests, facts, head, comp_bytes, program_bytes = pickle.load(f)  # noqa: S301 (our own files, in the user's own folder)
+        if not _still_true(facts, digests, names, search, absolute_requires):
             return None
-        COMPILED.update(marshal.loads(code))
+        program = programfile.loads(program_bytes)
         with contextlib.suppress(OSError):
             os.utime(entry)  # recently used: pruned last
-        return comp
+        return Entry(head, program, lambda: pickle.loads(comp_bytes))  # noqa: S301 (the Ruleset keeps it)
     except Exception:  # an unreadable or outdated entry is a miss
         return None
 
 
-def store(names: list, search: list[Path] | None, absolute_requires: bool, comp: Any,
-          compiled: dict[str, CodeType], started_ns: int) -> None:
-    """Keep a checked composition (one without errors) and its compiled expressions, read from
-    files last changed before `started_ns` (when reading began); a cache that cannot be written
-    is skipped."""
+def store(names: list, search: list[Path] | None, absolute_requires: bool, comp: Any, program: Program,
+          head: dict[str, Any], started_ns: int) -> None:
+    """Keep a checked composition (one without errors), the program built from it and `head`,
+    read from files last changed before `started_ns` (when reading began); a cache that cannot be
+    written is skipped."""
     entry = _entry_file(names, search, absolute_requires)
     if entry is None:
         return
@@ -156,11 +169,14 @@ def store(names: list, search: list[Path] | None, absolute_requires: bool, comp:
         if any(newest >= started_ns - _CLOCK_SLACK_NS for _, newest in seen.values()):
             return  # a file changed while (or just before) it was read: what was read is uncertain
         digests = {folder: digest for folder, (digest, _) in seen.items()}
+        facts = [(src.path.resolve().as_posix(), tuple(str(r) for r in (src.manifest.requires if src.manifest else ())))
+                 for src in comp.modules]
+        data = (digests, facts, head, pickle.dumps(comp, protocol=pickle.HIGHEST_PROTOCOL), programfile.dumps(program))
         entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump((digests, comp, marshal.dumps(compiled)), f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, entry)
         finally:
             with contextlib.suppress(FileNotFoundError):

@@ -117,7 +117,7 @@ def _by_id(name: str | Path, search: list[Path]) -> Path | None:
     return None
 
 
-def _required_folder(req: str, via: ModuleSource, search: list[Path], absolute: bool) -> Path | str:
+def _required_folder(req: str, via: Path, search: list[Path], absolute: bool) -> Path | str:
     """The folder a `requires:` entry names: a module id (searched), or a path relative to the
     requiring module's folder (an absolute one only when allowed); else why not, as text."""
     if re.fullmatch(r"[a-z0-9_]+", req):
@@ -125,7 +125,7 @@ def _required_folder(req: str, via: ModuleSource, search: list[Path], absolute: 
     path = Path(req)
     if path.is_absolute() and not absolute:
         return "an absolute path (name a module id, or a path relative to this module)"
-    folder = path if path.is_absolute() else via.path / path
+    folder = path if path.is_absolute() else via / path
     return folder if folder.is_dir() else "not a folder next to this module"
 
 
@@ -148,7 +148,7 @@ def collect(names: list[str | Path], search: list[Path] | None = None,
 
     def visit(name: str | Path, via: ModuleSource | None, index: int = 0) -> str | None:
         folder = resolve_folder(name, search) if via is None else _required_folder(
-            str(name), via, search, absolute_requires)
+            str(name), via.path, search, absolute_requires)
         if isinstance(folder, str) and folder != "not found":
             comp.diagnostics.append(Diagnostic("E705", f"requires `{name}`: {folder}",
                                                via.manifest_at("requires", index)))
