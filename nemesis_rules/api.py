@@ -133,8 +133,8 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
 
 
 def _load(modules, lang: str, search: list[Path] | None, absolute_requires: bool = False) -> Ruleset:
-    """Compose, check and compile; a warm load takes the checked composition and the compiled
-    expressions from the disk cache (ruleset/cache.py) while the module files are unchanged."""
+    """Compose, check and compile; a warm load takes the built program from the disk cache
+    (ruleset/cache.py) while the module files are unchanged, and the composition when asked."""
     with ruleset_cache.collector_paused():
         return _load_unpaused(list(modules), lang, search, absolute_requires)
 

@@ -29,7 +29,7 @@ from nemesis_rules.engine.primitives import (
 Closure = Callable[[Any, list], Any]
 
 # Python's compile() of each expression's source, shared by every program in this process; the
-# ruleset cache (ruleset/cache.py) keeps a program's entries on disk beside its composition.
+# lint's cache (ruleset/parse_cache.py `compiled`) keeps a module's entries on disk.
 COMPILED: dict[str, CodeType] = {}
 INT_FAST = "+-*"  # operators with an integer fast path (`_int43` for `+` ...)
 
