@@ -44,7 +44,9 @@ Found 1 error, 0 warnings.
 `nemesis-lint [PATH ...]` lints module folders or files; without a path it lints the shipped
 `rulesets/` folder. A file inside a module (a folder with `module.yaml`) is checked as part of
 its module, and only that file's findings are reported; modules are loaded with the modules
-they `require`.
+they `require`. A library module (one with no `entry`, such as shared rules or an expansion for
+several games) is checked inside a module next to it that requires it, and only the findings in
+the library's own files are reported, its own catalog's missing translations among them.
 
 | Option | Meaning |
 | --- | --- |
@@ -55,7 +57,7 @@ they `require`.
 | `--statistics` | print how many findings each code has instead of the findings |
 | `--fix` | apply the safe fixes (a single `did you mean`; an English stub marked for translation for W600), then report what is left |
 | `--diff` | print the safe fixes as a unified diff instead of applying them; exit 1 if there are any |
-| `--no-cache` | parse every file anew (by default parsed files are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says; `NEMESIS_CACHE_DIR=off` turns the cache off); every check runs either way |
+| `--no-cache` | parse every file anew (by default parsed files, and the Python code of each module's compiled expressions, are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says; `NEMESIS_CACHE_DIR=off` turns the cache off); every check runs either way |
 | `--explain CODE` | print a code's documentation (also `nemesis-lint rule CODE`; a name works too) |
 | `--version` | print the version |
 
