@@ -63,6 +63,10 @@ class Ruleset:
     warnings: list[Diagnostic]
     names: dict[str, str]
     messages: dict[str, str]
+    # message texts already written, by key and the repr of their arguments (a repr tells True from
+    # 1, as `label` does): every view writes the whole log again. A change to `names` or
+    # `messages` after texts were written is not seen by those texts.
+    _texts: dict[tuple[str, str], str] = attrs.field(factory=dict, init=False, repr=False)
 
     @property
     def composition(self) -> Composition:
@@ -92,6 +96,17 @@ class Ruleset:
         return text.replace("_", " ")
 
     def message(self, key: str, args: dict[str, Any] | None = None) -> str:
+        """The text of a message (`messages`), its `{name}` fields filled with the arguments'
+        labels; a key with no text reads as its label and arguments."""
+        known = (key, repr(args))
+        text = self._texts.get(known)
+        if text is None:
+            if len(self._texts) >= MAX_TEXTS:
+                self._texts.clear()
+            text = self._texts[known] = self._message(key, args)
+        return text
+
+    def _message(self, key: str, args: dict[str, Any] | None) -> str:
         template = self.messages.get(key)
         if template is None:
             return self.label(key) if not args else f"{key}: " + ", ".join(
@@ -108,6 +123,7 @@ class Ruleset:
         return TEMPLATE_FIELD.sub(fill, template)
 
 
+MAX_TEXTS = 50_000  # message texts a Ruleset keeps (about a hundred games' worth of log lines)
 TEMPLATE_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 

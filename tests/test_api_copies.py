@@ -94,6 +94,27 @@ def test_a_template_substitutes_names_only(toy_rules) -> None:
     assert text == f"{{who.__class__.__mro__}} {{who:>999999999}} {{who[0]}} {{who}} {who} {{missing}}"
 
 
+def test_message_texts_are_kept_exactly(toy_rules, monkeypatch) -> None:
+    """A text is written once per message and arguments (Ruleset._texts), telling True from 1 and
+    (True,) from (1,) as labels do; the store is emptied when full."""
+    import nemesis_rules.api as api
+
+    rules = toy_rules
+    rules.messages["probe"] = "{what}"
+    try:
+        for value in (True, 1, (True,), (1,), "player1", None):
+            assert rules.message("probe", {"what": value}) == rules._message("probe", {"what": value})
+            assert rules.message("probe", {"what": value}) == rules._message("probe", {"what": value})
+        assert rules.message("probe", {"what": True}) != rules.message("probe", {"what": 1})
+        monkeypatch.setattr(api, "MAX_TEXTS", 3)
+        for n in range(10):
+            rules.message("probe", {"what": n})
+            assert len(rules._texts) <= 3
+    finally:
+        del rules.messages["probe"]
+        rules._texts.clear()
+
+
 def test_a_decision_made_lazily_equals_one_made_whole(toy_rules) -> None:
     """Game.decision makes its texts and options at their first read; it must equal the record
     made from them whole, and `len` / `value_of` must agree with its options."""
