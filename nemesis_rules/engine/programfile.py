@@ -60,10 +60,6 @@ def _module_function(code: CodeType, module: str, name: str, defaults: tuple | N
     return _function(code, importlib.import_module(module).__dict__, name, defaults, cells, kwdefaults)
 
 
-def _code(data: bytes) -> CodeType:
-    return marshal.loads(data)
-
-
 class _Writer(pickle.Pickler):
     def __init__(self, out: io.BytesIO, ns: dict) -> None:
         super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -82,7 +78,7 @@ class _Writer(pickle.Pickler):
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is CodeType:
-            return (_code, (marshal.dumps(obj),))
+            return (marshal.loads, (marshal.dumps(obj),))
         if type(obj) is not FunctionType:
             return NotImplemented
         g = obj.__globals__

@@ -24,7 +24,10 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # the engine imports this package
+    from nemesis_rules.engine.program import Program
 
 T = TypeVar("T")
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -60,7 +63,7 @@ def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
     return result
 
 
-def compiled(name: str, build: Callable[[], T]) -> T:
+def compiled(name: str, build: Callable[[], Program]) -> Program:
     """`build()`, a program build (engine/compile.py), with Python's code for the expression
     sources it compiled the last time under `name` (a module folder) taken from the cache: the
     build then skips Python's compiler for each source it meets again, about a third of a warm
@@ -77,9 +80,8 @@ def compiled(name: str, build: Callable[[], T]) -> T:
         known = marshal.loads(path.read_bytes())
         COMPILED.update(known)
     program = build()
-    used = getattr(program, "compiled", None)
-    if isinstance(used, dict) and used.keys() != known.keys():
-        _keep(path, used, marshal.dumps)
+    if program.compiled.keys() != known.keys():
+        _keep(path, program.compiled, marshal.dumps)
     return program
 
 
