@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
+from nemesis_rules.ruleset.yaml_reader import load_positioned
 
 RUN_UNTIL = ("first_decision", "start")
 TOP_KEYS = ("name", "description", "modules", "lang", "players", "seed", "options", "setup",
@@ -234,7 +234,7 @@ def _read_yaml(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"cannot read the file: {err}", Loc(str(path), 0)) from None
     try:
-        data = YAML(typ="rt").load(text)
+        data = load_positioned(text)
     except YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import io
 import os
 import re
 import stat
@@ -20,7 +19,6 @@ from typing import Any
 import attrs
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -37,6 +35,7 @@ from nemesis_rules.ruleset.records import (
     Manifest,
     Script,
 )
+from nemesis_rules.ruleset.yaml_reader import load_positioned
 
 COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}
 
@@ -244,9 +243,8 @@ def read_yaml(path: Path, file: str, root: Path | None = None) -> tuple[Any, str
 
 
 def _parse_yaml(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
-    yaml = YAML(typ="rt", pure=True)
     try:
-        doc = yaml.load(io.StringIO(text))
+        doc = load_positioned(text)
         if _expanded_size(doc) > MAX_YAML_NODES:
             return None, [Diagnostic("E802", f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes",
                                      Span(file, 1, 1, 1, 2), help="write the data out, or use fewer aliases")]
