@@ -7,9 +7,9 @@ documents, positions included, several times faster. Two cases keep the pure par
 
 * a text that is not valid YAML: the pure parser's errors are the ones the diagnostics
   interpret (`load.py _parse_yaml`), so the C parser's error only sends the text there;
-* a text that could nest deeper than the C parser's recursion can take (it has no depth check
-  and would crash the process, not raise): every level of nesting needs one of `[{-?:`, so a
-  text with few of those cannot nest deep.
+* a text whose nesting could go deeper than the C parser's recursion can take (it has no depth
+  check and would crash the process, not raise): every level of nesting needs one of `[{-?:`,
+  so a text with few of those cannot go deep.
 """
 
 from __future__ import annotations
