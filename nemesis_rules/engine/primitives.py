@@ -103,6 +103,19 @@ def _zone(rt, z) -> list[str]:
         raise ScriptError(f"{z!r} is not a zone") from None
 
 
+# A record read, never changed: one a clone shares is seen without making it this state's own
+# (state.Records copies a record on access through `[]`); the reading primitives use it.
+_record = dict.__getitem__
+
+
+def _zone_read(rt, z) -> list[str]:
+    """A zone's members, to read only (see `_record`)."""
+    try:
+        return _record(rt.state.zones, z)
+    except (KeyError, TypeError):
+        raise ScriptError(f"{z!r} is not a zone") from None
+
+
 # What a function being computed reads (vm.Runtime.memo), by key: an entity (its id), a zone's
 # contents (its name), a counter (its name), the list of entities made (MADE_KEY). Two things of
 # one name share a key: a change of either then forgets more results than it needs to, never fewer.
@@ -121,7 +134,7 @@ def attr(rt, e, index: int):
     """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read` when it may change
     (its zone, its face; its kind and component are the ones it was made with)."""
     try:
-        value = rt.state.entities[e][index]
+        value = _record(rt.state.entities, e)[index]
     except (KeyError, TypeError):
         raise ScriptError(f"{e!r} is not an entity") from None
     if rt.reads is not None and index in CHANGING_FIELDS:
@@ -140,7 +153,7 @@ def _items(xs) -> tuple:
            phrase="everything in {zone}")
 def inside(rt, zone):
     try:  # _zone, inline (one of the commonest primitives)
-        value = tuple(rt.state.zones[zone])
+        value = tuple(_record(rt.state.zones, zone))
     except (KeyError, TypeError):
         raise ScriptError(f"{zone!r} is not a zone") from None
     if rt.reads is not None:
@@ -151,14 +164,14 @@ def inside(rt, zone):
 @primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
            phrase="the size of {zone}")
 def size(rt, zone):
-    return read(rt, zone, len(_zone(rt, zone)))
+    return read(rt, zone, len(_zone_read(rt, zone)))
 
 
 @primitive("top", Param("zone", "zone"), returns="entity",
            doc="The entity on top of a zone, or none when it is empty.",
            phrase="the top one of {zone}")
 def top(rt, zone):
-    z = _zone(rt, zone)
+    z = _zone_read(rt, zone)
     return read(rt, zone, z[0] if z else None)
 
 
@@ -166,7 +179,7 @@ def top(rt, zone):
            doc="The entity at the bottom of a zone, or none when it is empty.",
            phrase="the bottom one of {zone}")
 def bottom(rt, zone):
-    z = _zone(rt, zone)
+    z = _zone_read(rt, zone)
     return read(rt, zone, z[-1] if z else None)
 
 
@@ -292,7 +305,10 @@ def owner(rt, zone):
            doc="Whether an entity's component defines the named script field (or expression field).",
            phrase="{what} has the script {script}")
 def has_script(rt, what, script):
-    name = f"{_entity(rt, what)[E_COMP]}.{script}"
+    try:
+        name = f"{_record(rt.state.entities, what)[E_COMP]}.{script}"
+    except (KeyError, TypeError):
+        raise ScriptError(f"{what!r} is not an entity") from None
     return name in rt.program.procs or name in rt.program.fns
 
 
@@ -627,7 +643,7 @@ def pick(rt, items):
            doc="A random entity of a zone (it stays there), or none when the zone is empty.",
            phrase="one of {zone} at random (it stays there)")
 def draw_random(rt, zone):
-    z = _zone(rt, zone)
+    z = _zone_read(rt, zone)
     return z[rt.below(len(z))] if z else None
 
 
