@@ -12,13 +12,14 @@ phrase a script reads it with (`nemesis explain`; other languages: nemesis_rules
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from nemesis_rules.engine.limits import MAX_RANGE, charge
-from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
+from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, read_record
 
 TYPES = ("any", "int", "bool", "str", "entity", "zone", "list", "die", "kind", "action", "none")
 
@@ -90,28 +91,17 @@ class ScriptError(Exception):
 
 
 def _entity(rt, e) -> list:
+    """An entity's record, to read only (`state.read_record`); `rt.entity(e)` to change it."""
     try:
-        return rt.state.entities[e]
+        return read_record(rt.state.entities, e)
     except (KeyError, TypeError):
         raise ScriptError(f"{e!r} is not an entity") from None
 
 
-def _zone(rt, z) -> list[str]:
+def _zone(rt, z, get=read_record) -> list[str]:
+    """A zone's members, to read only; `get=operator.getitem` for a list this state may change."""
     try:
-        return rt.state.zones[z]
-    except (KeyError, TypeError):
-        raise ScriptError(f"{z!r} is not a zone") from None
-
-
-# A record read, never changed: one a clone shares is seen without making it this state's own
-# (state.Records copies a record on access through `[]`); the reading primitives use it.
-_record = dict.__getitem__
-
-
-def _zone_read(rt, z) -> list[str]:
-    """A zone's members, to read only (see `_record`)."""
-    try:
-        return _record(rt.state.zones, z)
+        return get(rt.state.zones, z)
     except (KeyError, TypeError):
         raise ScriptError(f"{z!r} is not a zone") from None
 
@@ -134,7 +124,7 @@ def attr(rt, e, index: int):
     """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read` when it may change
     (its zone, its face; its kind and component are the ones it was made with)."""
     try:
-        value = _record(rt.state.entities, e)[index]
+        value = read_record(rt.state.entities, e)[index]
     except (KeyError, TypeError):
         raise ScriptError(f"{e!r} is not an entity") from None
     if rt.reads is not None and index in CHANGING_FIELDS:
@@ -153,7 +143,7 @@ def _items(xs) -> tuple:
            phrase="everything in {zone}")
 def inside(rt, zone):
     try:  # _zone, inline (one of the commonest primitives)
-        value = tuple(_record(rt.state.zones, zone))
+        value = tuple(read_record(rt.state.zones, zone))
     except (KeyError, TypeError):
         raise ScriptError(f"{zone!r} is not a zone") from None
     if rt.reads is not None:
@@ -164,14 +154,14 @@ def inside(rt, zone):
 @primitive("size", Param("zone", "zone"), returns="int", doc="How many entities a zone holds.",
            phrase="the size of {zone}")
 def size(rt, zone):
-    return read(rt, zone, len(_zone_read(rt, zone)))
+    return read(rt, zone, len(_zone(rt, zone)))
 
 
 @primitive("top", Param("zone", "zone"), returns="entity",
            doc="The entity on top of a zone, or none when it is empty.",
            phrase="the top one of {zone}")
 def top(rt, zone):
-    z = _zone_read(rt, zone)
+    z = _zone(rt, zone)
     return read(rt, zone, z[0] if z else None)
 
 
@@ -179,7 +169,7 @@ def top(rt, zone):
            doc="The entity at the bottom of a zone, or none when it is empty.",
            phrase="the bottom one of {zone}")
 def bottom(rt, zone):
-    z = _zone_read(rt, zone)
+    z = _zone(rt, zone)
     return read(rt, zone, z[-1] if z else None)
 
 
@@ -211,7 +201,7 @@ def create(rt, component, to):
 @primitive("reveal", Param("what", "entity"), kind="effect", doc="Turn an entity face up.",
            phrase="turn {what} face up")
 def reveal(rt, what):
-    ent = _entity(rt, what)
+    ent = rt.entity(what)
     if ent[E_FACE] is not True:
         ent[E_FACE] = True
         rt.changed(what)
@@ -221,7 +211,7 @@ def reveal(rt, what):
            doc="Turn an entity face down: nobody sees what it is, its owner included.",
            phrase="turn {what} face down")
 def conceal(rt, what):
-    ent = _entity(rt, what)
+    ent = rt.entity(what)
     if ent[E_FACE] is not False:
         ent[E_FACE] = False
         rt.changed(what)
@@ -305,10 +295,7 @@ def owner(rt, zone):
            doc="Whether an entity's component defines the named script field (or expression field).",
            phrase="{what} has the script {script}")
 def has_script(rt, what, script):
-    try:
-        name = f"{_record(rt.state.entities, what)[E_COMP]}.{script}"
-    except (KeyError, TypeError):
-        raise ScriptError(f"{what!r} is not an entity") from None
+    name = f"{_entity(rt, what)[E_COMP]}.{script}"
     return name in rt.program.procs or name in rt.program.fns
 
 
@@ -643,7 +630,7 @@ def pick(rt, items):
            doc="A random entity of a zone (it stays there), or none when the zone is empty.",
            phrase="one of {zone} at random (it stays there)")
 def draw_random(rt, zone):
-    z = _zone_read(rt, zone)
+    z = _zone(rt, zone)
     return z[rt.below(len(z))] if z else None
 
 
@@ -660,7 +647,7 @@ def random_int(rt, lo, hi):
            doc="Shuffle a zone with the seeded generator.",
            phrase="shuffle {zone}")
 def shuffle(rt, zone):
-    z = _zone(rt, zone)
+    z = _zone(rt, zone, operator.getitem)  # shuffled in place: this state's own list
     for i in range(len(z) - 1, 0, -1):
         j = rt.below(i + 1)
         z[i], z[j] = z[j], z[i]

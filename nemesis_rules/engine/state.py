@@ -58,6 +58,11 @@ class Records(dict):
         return other
 
 
+# A record read, never changed: `read_record(table, key)` sees a record a clone shares without
+# making it this table's own (`[]` would copy it first). For every reader: rules' reads, views.
+read_record = dict.__getitem__
+
+
 class _SharedRecords(Records):
     __slots__ = ()
 

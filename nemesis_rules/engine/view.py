@@ -9,7 +9,16 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, Entities, GameState
+from nemesis_rules.engine.state import (
+    E_COMP,
+    E_FACE,
+    E_KIND,
+    E_PROPS,
+    E_ZONE,
+    Entities,
+    GameState,
+    read_record,
+)
 
 
 def zone_visible(program: Program, zone: str, seat: int | None) -> str:
@@ -64,7 +73,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
     shown: set[str] = set()
     public = set(st.public)
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
-    table, record = st.entities, dict.__getitem__  # reads only: no copy of what a clone shares
+    table, record = st.entities, read_record  # reads only: no copy of what a clone shares
     levels = _seat_levels(program, seat)
     for key, members in dict.items(st.zones):
         level = levels.get(key) or _learn_level(program, levels, key, seat)
@@ -112,7 +121,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
 def _counted_zone(st: GameState, members: list[str], public: set[str], known: set[str],
                   shown: set[str]) -> dict[str, Any]:
     zone: dict[str, Any] = {"size": len(members)}
-    exposed = [e for e in members if e in public and dict.__getitem__(st.entities, e)[E_FACE] and e not in known]
+    exposed = [e for e in members if e in public and read_record(st.entities, e)[E_FACE] and e not in known]
     if exposed:
         zone["public"] = exposed
     peeked = {e: i for i, e in enumerate(members) if e in known}

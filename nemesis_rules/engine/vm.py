@@ -26,10 +26,9 @@ from nemesis_rules.engine.program import (
     STORE,
     Program,
 )
-from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState
+from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState, read_record
 
 DEFAULT_STEP_BUDGET = 2_000_000
-_record = dict.__getitem__  # a record read, never changed (see primitives._record)
 MAX_MEMO = 200_000  # remembered function results kept at most (checked at each run)
 MAX_DEPTH = 200
 _RUNTIME_ERRORS = (ScriptError, LimitError, TypeError, ValueError, KeyError, IndexError, ZeroDivisionError,
@@ -113,7 +112,7 @@ class Runtime:
 
     def get_attr(self, e, name: str) -> Any:
         try:  # self.entity(e), inline and read only (no copy of a record a clone shares)
-            ent = _record(self.state.entities, e)
+            ent = read_record(self.state.entities, e)
         except (KeyError, TypeError):
             raise ScriptError(f"{e!r} is not an entity") from None
         props = ent[E_PROPS]
