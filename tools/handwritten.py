@@ -32,7 +32,11 @@ if str(ROOT) not in sys.path:
 from nemesis_rules import Game, load_ruleset  # noqa: E402
 from nemesis_rules.engine import primitives as prim  # noqa: E402
 from nemesis_rules.engine import vm  # noqa: E402
-from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE  # noqa: E402
+from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, read_record  # noqa: E402
+
+# Reads go through `read_record` and the `entities` index, as the interpreter's reads do: indexing a
+# clone's shared table (`st.entities[e]`) would copy the record first, a cost no engine written by
+# hand would pay for a read. Changes go through the runtime (`rt.move`, `rt.set_attr`, ...).
 
 
 class NotCovered(Exception):
@@ -41,16 +45,17 @@ class NotCovered(Exception):
 
 # ---- shared queries (common.nem), by hand ----
 def _slot_of(st, e) -> str:
-    return st.entities[e][E_ZONE].partition("@")[2]
+    return read_record(st.entities, e)[E_ZONE].partition("@")[2]
 
 
 def _kind_in(st, zone: str, kind: str) -> list[str]:
-    return [e for e in st.zones[zone] if st.entities[e][E_KIND] == kind]
+    entities = st.entities
+    return [e for e in read_record(st.zones, zone) if read_record(entities, e)[E_KIND] == kind]
 
 
 def _board_slots(rt: vm.Runtime) -> list[str]:
     side = "alternative" if rt.state.options.get("board") == "alternative" else "main"
-    return [k for k, e in rt.state.entities.items() if e[E_KIND] == "room_slot" and rt.get_attr(k, "side") == side]
+    return [k for k in prim.entities(rt, "room_slot") if rt.get_attr(k, "side") == side]
 
 
 def _active(rt: vm.Runtime, p: str) -> bool:
@@ -58,8 +63,8 @@ def _active(rt: vm.Runtime, p: str) -> bool:
     ch = rt.get_attr(p, "character")
     if rt.get_attr(p, "status") != "on_board" or ch is None:
         return False
-    owner = (st.entities[ch][E_ZONE] or "").partition("@")[2]
-    return bool(owner) and owner in st.entities and st.entities[owner][E_KIND] == "room_slot"
+    owner = (read_record(st.entities, ch)[E_ZONE] or "").partition("@")[2]
+    return bool(owner) and owner in st.entities and read_record(st.entities, owner)[E_KIND] == "room_slot"
 
 
 def _player_of(rt: vm.Runtime, ch: str) -> str | None:
@@ -70,19 +75,20 @@ def _player_of(rt: vm.Runtime, ch: str) -> str | None:
 def noise_roll_by_hand(rt: vm.Runtime, who: str, face) -> str:
     """What the DSL's noise_roll does for a face 1-4: 'placed', 'encounter', 'full' or 'none'."""
     st = rt.state
-    slot = st.entities[rt.get_attr(who, "character")][E_ZONE].partition("@")[2]
+    slot = read_record(st.entities, rt.get_attr(who, "character"))[E_ZONE].partition("@")[2]
     rt.add_log("noise_roll", None, {"who": who, "face": face})
     link = rt.program.graph.by_label.get((slot, face))
     if link is None:
         return "none"
-    if st.entities[link][E_KIND] == "corridor":
+    if read_record(st.entities, link)[E_KIND] == "corridor":
         zone = f"corridor_contents@{link}"
     else:
         a, b = rt.program.graph.ends[link]
         zone = f"hub_contents@{b if a == slot else a}"
-    if any(st.entities[m][E_COMP] == "noise_marker" for m in st.zones[zone]):
+    if any(read_record(st.entities, m)[E_COMP] == "noise_marker" for m in read_record(st.zones, zone)):
         return "encounter"
-    marker = next((m for m in st.zones["marker_supply"] if st.entities[m][E_COMP] == "noise_marker"), None)
+    marker = next((m for m in read_record(st.zones, "marker_supply")
+                   if read_record(st.entities, m)[E_COMP] == "noise_marker"), None)
     if marker is None:
         return "full"
     rt.move(marker, zone)
@@ -101,7 +107,7 @@ def intruder_attack_by_hand(rt: vm.Runtime, i: str, who: str) -> None:
         _contaminate(rt, who)
         rt.add_log("larva_attack", None, {"who": who})
         return
-    deck = st.zones["attack_deck"]
+    deck = read_record(st.zones, "attack_deck")
     if not deck:
         raise NotCovered("the attack deck would be reshuffled")
     c = deck[0]
@@ -119,7 +125,7 @@ def intruder_attack_by_hand(rt: vm.Runtime, i: str, who: str) -> None:
         return
     rt.add_log("attack", None, {"what": kind, "who": who, "card": c})
     rt.set_attr(who, "surprised", False)  # `attack_ignored` forgets the surprise (no shield: cases)
-    props = st.entities[c][E_PROPS]
+    props = read_record(st.entities, c)[E_PROPS]
     for p in targets:
         if props.get("light_wounds"):  # Scratch, Claw
             for _ in range(props["light_wounds"]):
@@ -133,14 +139,14 @@ def intruder_attack_by_hand(rt: vm.Runtime, i: str, who: str) -> None:
 
 def _contaminate(rt: vm.Runtime, who: str) -> None:
     """base's `contaminate(who, 1)`: the top contamination card onto the top of the discard."""
-    deck = rt.state.zones["contamination_deck"]
+    deck = read_record(rt.state.zones, "contamination_deck")
     if deck:
         rt.move(deck[0], f"action_discard@{who}")
 
 
 def _attack_targets(rt: vm.Runtime, c: str, i: str, who: str) -> list[str] | None:
     """Who the card's effect wounds, or None for a card this baseline does not write out."""
-    comp = rt.state.entities[c][E_COMP]
+    comp = read_record(rt.state.entities, c)[E_COMP]
     if comp.startswith(("attack_scratch", "attack_claw", "attack_bite", "attack_tail")):
         return [who]
     if comp.startswith("attack_frenzy"):
@@ -150,7 +156,7 @@ def _attack_targets(rt: vm.Runtime, c: str, i: str, who: str) -> list[str] | Non
 
 
 def _would_die(rt: vm.Runtime, c: str, p: str) -> bool:
-    props = rt.state.entities[c][E_PROPS]
+    props = read_record(rt.state.entities, c)[E_PROPS]
     serious, light = rt.get_attr(p, "serious"), rt.get_attr(p, "light_wounds")
     if props.get("light_wounds"):
         return serious >= 3 or (light + props["light_wounds"] >= 3 and serious >= 2)
@@ -192,7 +198,7 @@ def _move_group(rt: vm.Runtime, group: list[str], slot: str, number) -> None:
     way = rt.program.graph.by_label.get((slot, number))
     if way is None or not group:
         return
-    if st.entities[way][E_KIND] == "tech_entrance":
+    if read_record(st.entities, way)[E_KIND] == "tech_entrance":
         for i in group:
             _to_bag(rt, i)
         return
@@ -214,9 +220,10 @@ def _to_bag(rt: vm.Runtime, i: str) -> None:
     kind = rt.get_attr(i, "intruder_type")
     rt.set_attr(i, "injuries", 0)
     rt.move(i, "intruder_figures")
-    tok = next((t for t in st.zones["intruder_tokens_aside"] if rt.get_attr(t, "intruder_type") == kind), None)
+    tok = next((t for t in read_record(st.zones, "intruder_tokens_aside") if rt.get_attr(t, "intruder_type") == kind), None)
     if tok is None:
-        tok = next((t for t in st.zones["intruder_token_supply"] if rt.get_attr(t, "intruder_type") == kind), None)
+        tok = next((t for t in read_record(st.zones, "intruder_token_supply")
+                    if rt.get_attr(t, "intruder_type") == kind), None)
     if tok is not None:
         rt.move(tok, "intruder_bag")
     rt.add_log("intruder_vanishes", None, {"what": kind})
