@@ -3,6 +3,7 @@ the engine or a test changes a state must leave the other side as it was, both w
 
 from __future__ import annotations
 
+import operator
 import pickle
 import random
 
@@ -204,3 +205,21 @@ def test_a_new_game_is_placed_as_setup_places_each_component(players) -> None:
         records = dict.values(a.entities)
         others = b.records if isinstance(b, savefmt.Layout) else b.entities
         assert all(x is not y and x[2] is not y[2] for x, y in zip(records, dict.values(others), strict=True))
+
+
+def test_what_a_seat_sees_of_a_clone_is_read_without_copying_its_records() -> None:
+    """A bot reads its seat's view, seen state and visibility at every decision: on a cloned
+    state (search bots clone at every node) those reads must leave the shared records shared."""
+    from nemesis_rules.engine.view import seen_state_of, sees_entity, view
+    rules = load_ruleset("base")
+    game = _midgame(rules, 2, 40)
+    st = game.clone().state
+    records, lists = list(dict.values(st.entities)), list(dict.values(st.zones))
+    for seat in (0, 1, None):
+        seen = seen_state_of(rules.program, st, seat)
+        assert seen.zones and seen.entities
+        view(rules.program, st, seat)
+        assert [sees_entity(rules.program, st, seat, e) for e in dict.keys(st.entities)].count(True) > 0
+    assert not st.entities.owned and not st.zones.owned
+    assert all(map(operator.is_, dict.values(st.entities), records))
+    assert all(map(operator.is_, dict.values(st.zones), lists))

@@ -304,6 +304,17 @@ def test_keyed_list_primitives(tmp_path: Path) -> None:
     assert game.log[0]["args"] == {"s": ("d", "b", "a", "c"), "lo": "d", "hi": "a", "t": "p4"}
 
 
+def test_flatten_joins_lists_in_order_and_refuses_what_is_not_a_list_of_lists(tmp_path: Path) -> None:
+    script = ("proc main():\n    log(\"r\", f=flatten([[1, 2], [], [3], [[4]]]), e=flatten([]))\n"
+              "    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert game.log[0]["args"] == {"f": (1, 2, 3, (4,)), "e": ()}
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    with pytest.raises(RulesError, match="expected a list, got 3"):
+        Game.new(load_ruleset(_module(bad, "proc main():\n    log(\"r\", f=flatten([[1], 3]))\n")), players=1)
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")

@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from nemesis_rules.engine.limits import MAX_RANGE, charge
+from nemesis_rules.engine.limits import MAX_RANGE, charge, check_length
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE, read_record
 
 TYPES = ("any", "int", "bool", "str", "entity", "zone", "list", "die", "kind", "action", "none")
@@ -453,6 +453,14 @@ def reverse(rt, items):
            phrase="{items} without {item}")
 def without(rt, items, item):
     return tuple(x for x in _items(items) if x != item)
+
+
+@primitive("flatten", Param("lists", "list"), returns="list",
+           doc="The items of each list in turn, as one list (`lists` is a list of lists).",
+           phrase="the items of every list in {lists}")
+def flatten(rt, lists):
+    # one pass, where joining n lists with `+` one after another copies the items n times
+    return check_length(tuple(itertools.chain.from_iterable(map(_items, _items(lists)))))
 
 
 @primitive("index_of", Param("items", "list"), Param("item", "any"), returns="int",

@@ -190,7 +190,7 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
     shown: set[str] = set()
     made: dict[str, list] = {}  # the placeholders, in the order the view's zones list them
-    for key, members in st.zones.items():
+    for key, members in dict.items(st.zones):  # reads only: no copy of what a clone shares
         if not members:
             if (levels.get(key) or _learn_level(program, levels, key, seat)) != "none":
                 zones[key] = members
@@ -198,7 +198,7 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
         level = levels.get(key) or _learn_level(program, levels, key, seat)
         if level == "all":
             for e in members:
-                if not entities[e][E_FACE] and e not in known:
+                if not read_record(entities, e)[E_FACE] and e not in known:
                     zones[key] = [_seen_member(entities, e, key, known, shown, made) for e in members]
                     break
             else:
@@ -214,7 +214,7 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
             else:
                 zones[key] = [e if e is not None else _placeholders(made, 1, key)[0]
                               for e in _counted_members(counted, lambda: None)]
-    out.entities = Entities({e: ent for e, ent in entities.items() if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)})
+    out.entities = Entities({e: ent for e, ent in dict.items(entities) if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)})
     out.entities.update(made)
     return out
 
@@ -261,7 +261,7 @@ class LazySeenState(GameState):
 
 def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> bool:
     """Whether `seat` sees the entity `eid` (it is in `seen_state_of(program, st, seat)` by its id)."""
-    ent = st.entities.get(eid)
+    ent = dict.get(st.entities, eid)  # read only
     if ent is None:
         return False
     zone = ent[E_ZONE]
@@ -275,7 +275,7 @@ def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> 
 
 
 def _seen_member(entities: dict, e: str, zone: str, known: set[str], shown: set[str], made: dict) -> str:
-    ent = entities[e]
+    ent = read_record(entities, e)
     if ent[E_FACE] or e in known:
         shown.add(e)
         return e
