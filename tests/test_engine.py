@@ -315,6 +315,32 @@ def test_flatten_joins_lists_in_order_and_refuses_what_is_not_a_list_of_lists(tm
         Game.new(load_ruleset(_module(bad, "proc main():\n    log(\"r\", f=flatten([[1], 3]))\n")), players=1)
 
 
+def test_a_program_compiled_at_first_call_plays_the_same_games(monkeypatch) -> None:
+    """build_program(lazy=True), as nemesis-lint builds without its cache: every step and function
+    compiled by Python when first called, the same game move for move."""
+    import functools
+
+    from nemesis_rules import api
+    from nemesis_rules.engine import compile as engine_compile
+
+    monkeypatch.setenv("NEMESIS_CACHE_DIR", "off")
+    eager = load_ruleset(TOY)
+    monkeypatch.setattr(api, "build_program", functools.partial(engine_compile.build_program, lazy=True))
+    lazy = load_ruleset(TOY)
+    before = len(lazy.program.compiled)  # what the build itself runs (constant `case` patterns)
+    assert before < len(eager.program.compiled) / 10
+    for seed in range(3):
+        games = [Game.new(rules, players=2, seed=seed) for rules in (eager, lazy)]
+        rnd = random.Random(seed)
+        while not games[0].over:
+            pick = rnd.randrange(len(games[0].decision.options))
+            for game in games:
+                game.apply(pick)
+            assert games[1].state == games[0].state
+        assert games[1].to_json() == games[0].to_json()
+    assert len(lazy.program.compiled) > before
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")

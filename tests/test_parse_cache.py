@@ -96,3 +96,41 @@ def test_python_code_of_the_expressions_is_kept(cache, monkeypatch):
     next(cache.glob("code-*.marshal")).write_bytes(b"not marshal")
     monkeypatch.setattr(codegen, "COMPILED", {})
     assert lint(toy) == first and compiled
+
+
+def test_the_grammar_tables_are_kept_and_a_broken_copy_is_built_anew(cache, monkeypatch):
+    """The parser's tables are built once, then read from the cache folder by the next process
+    (the same parses); a broken copy is built anew; with the cache off nothing is written."""
+    from lark import Lark
+
+    from nemesis_rules.dsl import parse
+
+    built: list[int] = []
+
+    class Counting(Lark):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(parse, "Lark", Counting)
+    text = (ROOT / "rulesets" / "nemesis_core" / "rules" / "movement.nem").read_text(encoding="utf-8")
+    tables = cache.parent / "grammar"
+    try:
+        parse.parser.cache_clear()  # each cache_clear: as a new process would start
+        first = parse.parse_module(text, "movement.nem")
+        assert built == [1] and len(list(tables.iterdir())) == 1
+        parse.parser.cache_clear()
+        assert parse.parse_module(text, "movement.nem") == first and built == [1]
+        next(tables.iterdir()).write_bytes(b"not a pickle")
+        parse.parser.cache_clear()
+        assert parse.parse_module(text, "movement.nem") == first and built == [1, 1]
+        parse.parser.cache_clear()
+        assert parse.parse_module(text, "movement.nem") == first and built == [1, 1]  # written anew
+        monkeypatch.setenv("NEMESIS_CACHE_DIR", "off")
+        for entry in tables.iterdir():
+            entry.unlink()
+        parse.parser.cache_clear()
+        assert parse.parse_module(text, "movement.nem") == first and built == [1, 1, 1]
+        assert not list(tables.iterdir())
+    finally:
+        parse.parser.cache_clear()

@@ -8,8 +8,14 @@ declaration parsed again: one file reports every broken statement, without casca
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import io
+import pickle
 import re
+import sys
+from pathlib import Path
 
 import attrs
 from lark import Lark, Token, Transformer, v_args
@@ -62,16 +68,45 @@ class _BadDedent(Exception):
         self.token = token
 
 
+_OPTIONS = {"parser": "lalr", "start": ["start", "body"], "propagate_positions": True, "maybe_placeholders": True}
+
+
 @functools.cache
 def parser() -> Lark:
-    return Lark(
-        grammar_file().read_text(encoding="utf-8"),
-        parser="lalr",
-        postlex=_Indenter(),
-        start=["start", "body"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    """The grammar's LALR parser. Building its tables takes longer than parsing a whole module,
+    so they are kept in the cache folder (ruleset/cache.py; off with the cache), found by the
+    grammar, this file, the options and Lark's and Python's versions."""
+    text = grammar_file().read_text(encoding="utf-8")
+    path = _tables_path(text)
+    if path is not None:
+        with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+                                 TypeError, ValueError, KeyError, IndexError):
+            return Lark.load(io.BytesIO(path.read_bytes()))
+    built = Lark(text, postlex=_Indenter(), **_OPTIONS)
+    if path is not None:
+        from nemesis_rules.ruleset.parse_cache import keep  # that package imports this module
+
+        keep(path, built, _saved)
+    return built
+
+
+def _tables_path(grammar: str) -> Path | None:
+    from nemesis_rules.ruleset.cache import cache_dir  # that package imports this module
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    import lark
+
+    key = hashlib.sha256(f"{grammar}\0{_OPTIONS}\0{lark.__version__}\0{sys.version}\0".encode()
+                         + Path(__file__).read_bytes())
+    return folder / "grammar" / f"{key.hexdigest()[:32]}.lark"
+
+
+def _saved(built: Lark) -> bytes:
+    out = io.BytesIO()
+    built.save(out)
+    return out.getvalue()
 
 
 class SyntaxProblem(Exception):

@@ -52,8 +52,12 @@ def _as_list(v):
 class ExprSource:
     """Writes the Python source of expressions and builds their functions."""
 
-    def __init__(self, names, fns: dict, arith: Callable, binops: dict) -> None:
+    def __init__(self, names, fns: dict, arith: Callable, binops: dict, lazy: bool = False) -> None:
         self.names = names
+        # True: each step's and function's source goes through Python's compiler only when it is
+        # first called (a program built to be checked, `nemesis-lint` without its cache, runs
+        # almost none of it; the compiler is a third of such a check)
+        self.lazy = lazy
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
                                    "_work": limits.work, "_limits": limits,
                                    "_attr": attr, "_counter": counter, "_charge": charge,
@@ -81,7 +85,11 @@ class ExprSource:
 
     def make(self, source: str) -> Closure:
         """`lambda rt, L: <source>` (the source of one or more expressions, written by this class)."""
-        fn = eval(self._code(f"lambda rt, L: {source}", "eval"), self.ns)  # noqa: S307 (our own source)
+        text = f"lambda rt, L: {source}"
+        if self.lazy:
+            fn = self._at_first_call(lambda: eval(self._code(text, "eval"), self.ns))  # noqa: S307 (our own source)
+        else:
+            fn = eval(self._code(text, "eval"), self.ns)  # noqa: S307 (our own source)
         self.made[fn] = source  # a step's source, for its block (blocks.py)
         return fn
 
@@ -95,7 +103,27 @@ class ExprSource:
 
     def define(self, source: str) -> None:
         """Run the source of a `def` (a module function's) in the program's namespace."""
+        if self.lazy:
+            name = source[len("def "):source.index("(")]
+
+            def real():
+                exec(self._code(source, "exec"), self.ns)  # noqa: S102 (our own source)
+                return self.ns[name]
+            self.ns[name] = self._at_first_call(real)
+            return
         exec(self._code(source, "exec"), self.ns)  # noqa: S102 (our own source)
+
+    @staticmethod
+    def _at_first_call(build: Callable[[], Callable]) -> Callable:
+        """A function that builds the real one (`build()`) at its first call, then calls it."""
+        real = None
+
+        def at_first_call(*args):
+            nonlocal real
+            if real is None:
+                real = build()
+            return real(*args)
+        return at_first_call
 
     def fn_ident(self, name: str) -> str:
         """The Python name the module function `name` is called by."""

@@ -405,11 +405,11 @@ def _arith(fn, a, b):
 class Compiler:
     """Turns a checked composition into a `Program`."""
 
-    def __init__(self, comp, player_ids: tuple[str, ...]) -> None:
+    def __init__(self, comp, player_ids: tuple[str, ...], lazy: bool = False) -> None:
         self.comp = comp
         self.names = Names(comp)
         self.program = Program(player_ids=player_ids, seats={p: i for i, p in enumerate(player_ids)})
-        self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS)
+        self.gen = ExprSource(self.names, self.program.fns, _arith, BINOPS, lazy)
         self.gen.ns.update(_for_list=_as_list, _as_int=_as_int)
         self._pause_cache: dict[int, tuple[Any, bool]] = {}  # id(node) -> (node, pauses)
 
@@ -473,9 +473,12 @@ class Compiler:
 
 
 # ---- the whole ruleset ----
-def build_program(comp, max_players: int) -> Program:
+def build_program(comp, max_players: int, lazy: bool = False) -> Program:
+    """The program of a checked composition. `lazy`: each step and function is compiled by
+    Python at its first call (for a program built to be checked, hardly ever run; it runs the
+    same, only slower)."""
     player_ids = tuple(f"player{i + 1}" for i in range(max_players))
-    c = Compiler(comp, player_ids)
+    c = Compiler(comp, player_ids, lazy)
     p = c.program
     _static_data(comp, p)
     triggers: dict[str, list[str]] = {}

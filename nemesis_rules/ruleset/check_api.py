@@ -125,11 +125,16 @@ def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
 
 
 def _compiles(comp, name: str) -> None:
-    """What load_ruleset refuses, the linter must refuse too: compile a module that checks clean
-    (Python's code for its expressions comes from the parse cache when it is on)."""
+    """What load_ruleset refuses, the linter must refuse too: build the program of a module that
+    checks clean. With the parse cache on, Python's code for its expressions is compiled (or
+    taken from the cache) and kept there for the next run and load; with the cache off nothing
+    would keep it, so only what the build itself calls is compiled (`lazy`)."""
     if not any(d.is_error for d in comp.diagnostics):
         try:
-            parse_cache.compiled(name, lambda: build_program(comp, comp.players.max))
+            if parse_cache.on():
+                parse_cache.compiled(name, lambda: build_program(comp, comp.players.max))
+            else:
+                build_program(comp, comp.players.max, lazy=True)
         except RulesError as err:
             comp.diagnostics += err.diagnostics
 

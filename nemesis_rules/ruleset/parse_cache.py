@@ -50,6 +50,11 @@ def enabled(folder: Path | None = None) -> Iterator[Path | None]:
         _folder = before
 
 
+def on() -> bool:
+    """Whether the cache is in use here (inside `enabled`, and not turned off)."""
+    return _folder is not None
+
+
 def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
     """`parse()`'s result for this key and text: from the cache, or parsed and then kept."""
     if _folder is None:
@@ -59,7 +64,7 @@ def cached(key: tuple, text: str, parse: Callable[[], T]) -> T:
     with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
         return pickle.loads(path.read_bytes())
     result = parse()
-    _keep(path, result)
+    keep(path, result)
     return result
 
 
@@ -81,11 +86,11 @@ def compiled(name: str, build: Callable[[], Program]) -> Program:
         COMPILED.update(known)
     program = build()
     if program.compiled.keys() != known.keys():
-        _keep(path, program.compiled, marshal.dumps)
+        keep(path, program.compiled, marshal.dumps)
     return program
 
 
-def _keep(path: Path, result: Any, dumps: Callable[[Any], bytes] | None = None) -> None:
+def keep(path: Path, result: Any, dumps: Callable[[Any], bytes] | None = None) -> None:
     """Write the entry whole or not at all (a temporary file renamed into place)."""
     try:
         data = dumps(result) if dumps is not None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
