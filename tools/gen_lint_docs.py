@@ -57,7 +57,7 @@ the library's own files are reported, its own catalog's missing translations amo
 | `--statistics` | print how many findings each code has instead of the findings |
 | `--fix` | apply the safe fixes (a single `did you mean`; an English stub marked for translation for W600), then report what is left |
 | `--diff` | print the safe fixes as a unified diff instead of applying them; exit 1 if there are any |
-| `--no-cache` | parse every file anew (by default parsed files, and the Python code of each module's compiled expressions, are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says; `NEMESIS_CACHE_DIR=off` turns the cache off); every check runs either way |
+| `--no-cache` | parse every file anew (by default parsed files and the Python code of each module's compiled expressions are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says, beside the grammar's parser tables, which `--no-cache` still reads; `NEMESIS_CACHE_DIR=off` turns every cache off); every check runs either way |
 | `--explain CODE` | print a code's documentation (also `nemesis-lint rule CODE`; a name works too) |
 | `--version` | print the version |
 

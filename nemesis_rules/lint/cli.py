@@ -95,8 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
     parser.add_argument("--no-cache", action="store_true",
-                        help="parse every file anew: no cache of parsed files (NEMESIS_CACHE_DIR=off does the same; "
-                             "the cache folder is NEMESIS_CACHE_DIR, else ~/.cache/nemesis-rules)")
+                        help="parse every file anew: no cache of parsed files (NEMESIS_CACHE_DIR=off turns off every "
+                             "cache; the cache folder is NEMESIS_CACHE_DIR, else ~/.cache/nemesis-rules)")
     parser.add_argument("--explain", metavar="CODE",
                         help="explain a code (or name): what it does, why, and the fix")
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
