@@ -27,6 +27,7 @@ from nemesis_rules.engine.primitives import (
 )
 
 Closure = Callable[[Any, list], Any]
+_MISS = object()  # what a memo's get() gives for a result not remembered
 
 # Python's compile() of each expression's source, shared by every program in this process; the
 # lint's cache (ruleset/parse_cache.py `compiled`) keeps a module's entries on disk.
@@ -58,7 +59,7 @@ class ExprSource:
         # first called (a program built to be checked, `nemesis-lint` without its cache, runs
         # almost none of it; the compiler is a third of such a check)
         self.lazy = lazy
-        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns,
+        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns, "_MISS": _MISS,
                                    "_work": limits.work, "_limits": limits,
                                    "_attr": attr, "_counter": counter, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,

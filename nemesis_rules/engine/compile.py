@@ -675,16 +675,19 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
             f"    _key = ({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})"]
     charge = ["    _work[0] += 10  # a call that is not remembered is work (ten units: it also fills the memo)",
               "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)"]
+    # a memo is read with get(_key, _MISS): a miss, one call in four or five, raises nothing
     if static:
-        lines = [*head, "    _m = rt.static_memo", "    try:", "        return _m[_key]", "    except KeyError:",
-                 "        pass", "    except TypeError:  # an unhashable argument: no memo", "        _key = None",
+        lines = [*head, "    _m = rt.static_memo", "    try:", "        _r = _m.get(_key, _MISS)",
+                 "    except TypeError:  # an unhashable argument: no memo", "        _key = _r = None", "    else:",
+                 "        if _r is not _MISS:", "            return _r",
                  *charge, *result, "    if _key is not None:", "        _m[_key] = _r", "    return _r", ""]
         return "\n".join(lines)
     # remembered until something it read changes (vm.Runtime.memo); a caller being computed notes it
-    lines = [*head, "    try:", "        _r = rt.memo[_key]", "    except KeyError:", "        pass",
+    lines = [*head, "    try:", "        _r = rt.memo.get(_key, _MISS)",
              "    except TypeError:  # an unhashable argument: no memo, its reads are the caller's",
              *("    " + x for x in charge), *("    " + x for x in result), "        return _r",
-             "    else:", "        if rt.reads is not None:", "            rt.reads.append(_key)", "        return _r",
+             "    if _r is not _MISS:", "        if rt.reads is not None:", "            rt.reads.append(_key)",
+             "        return _r",
              *charge, "    _outer = rt.reads", "    rt.reads = _d = []", "    try:", *("    " + x for x in result),
              "    finally:", "        rt.reads = _outer", "    rt.remember(_key, _r, _d)",
              "    if _outer is not None:", "        _outer.append(_key)", "    return _r", ""]
@@ -701,8 +704,8 @@ def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | 
     var, items, cond, elt = parts
     params = ", ".join(f"_a{i}" for i in range(len(f.params)))
     key = f"({c.gen.constant(f.name)}, {params}{',' if len(f.params) == 1 else ''})"
-    hit = ["    try:", f"        _r = rt.{'static_memo' if static else 'memo'}[{key}]", "    except (KeyError, TypeError):",
-           "        pass", "    else:"]
+    hit = ["    try:", f"        _r = rt.{'static_memo' if static else 'memo'}.get({key}, _MISS)", "    except TypeError:",
+           "        _r = _MISS", "    if _r is not _MISS:"]
     if not static:  # a caller being computed reads the whole result, or what is read here
         hit += ["        if rt.reads is not None:", f"            rt.reads.append({key})"]
     hit += ["        return _r[0] if _r else None"]
