@@ -26,6 +26,7 @@ from nemesis_rules.engine.program import (
     STORE,
     Code,
 )
+from nemesis_rules.engine.straight import call_source
 
 PAUSING = (CALL, RETURN, EMIT, CHOOSE, CHANCE)
 MAX_STEPS = 40  # steps in one block (a longer run goes on in the next block)
@@ -41,12 +42,17 @@ def add_blocks(code: Code, gen) -> None:
             starts.add(op[1])
         elif kind in (JUMP_IF_NOT, FOR_NEXT):
             starts.add(op[-1])
-        if kind in PAUSING:
+        if _pauses(op, gen):
             starts.add(pc + 1)
     code.blocks = [None] * len(ops)
     for pc in sorted(starts):
-        if 0 <= pc < len(ops) and ops[pc][0] not in PAUSING:
+        if 0 <= pc < len(ops) and not _pauses(ops[pc], gen):
             code.blocks[pc] = _block(code, pc, gen)
+
+
+def _pauses(op: tuple, gen) -> bool:
+    """Whether a step may leave the block: a call runs inside it when its procedure is straight."""
+    return op[0] in PAUSING and not (op[0] == CALL and isinstance(op[1], str) and op[1] in gen.straight_idents)
 
 
 def _block(code: Code, start: int, gen):
@@ -64,7 +70,7 @@ def _block(code: Code, start: int, gen):
 
     pc = start
     while True:
-        if pc >= len(ops) or pc - start >= MAX_STEPS or ops[pc][0] in PAUSING:
+        if pc >= len(ops) or pc - start >= MAX_STEPS or _pauses(ops[pc], gen):
             leave(pc, pc - start)
             break
         op = ops[pc]
@@ -84,6 +90,9 @@ def _block(code: Code, start: int, gen):
             lines += [f"        _n = L[{index}]", f"        if _n >= len(L[{items}]):"]
             leave(end, done, "            ")
             lines += [f"        L[{var}] = L[{items}][_n]", f"        L[{index}] = _n + 1"]
+        elif kind == CALL:  # a straight procedure's (straight.py): a game it ends raises GameEnded
+            call = call_source(gen, op)
+            lines.append(f"        L[{op[3]}] = {call}" if op[3] >= 0 else f"        {call}")
         elif kind == JUMP:
             leave(op[1], done)
             break

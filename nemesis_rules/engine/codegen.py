@@ -25,6 +25,7 @@ from nemesis_rules.engine.primitives import (
     attr,
     counter,
 )
+from nemesis_rules.engine.straight import GameEnded
 
 Closure = Callable[[Any, list], Any]
 _MISS = object()  # what a memo's get() gives for a result not remembered
@@ -39,6 +40,14 @@ def _index(xs, i):
     if not isinstance(xs, tuple) or not isinstance(i, int) or isinstance(i, bool) or not -len(xs) <= i < len(xs):
         raise ScriptError(f"cannot index {xs!r} with {i!r}")
     return xs[i]
+
+
+def _item(xs, i):
+    """`xs[i]` for a literal index i >= 0 (pairs, fixed positions): `_index` without its checks
+    when the list is long enough."""
+    if type(xs) is tuple and i < len(xs):
+        return xs[i]
+    return _index(xs, i)
 
 
 def _as_list(v):
@@ -59,12 +68,12 @@ class ExprSource:
         # first called (a program built to be checked, `nemesis-lint` without its cache, runs
         # almost none of it; the compiler is a third of such a check)
         self.lazy = lazy
-        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_as_list": _as_list, "_F": fns, "_MISS": _MISS,
+        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_item": _item, "_as_list": _as_list, "_F": fns, "_MISS": _MISS, "_GameEnded": GameEnded,
                                    "_work": limits.work, "_limits": limits,
                                    "_attr": attr, "_counter": counter, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,
-                                                   "type": type, "int": int}}
+                                                   "type": type, "int": int, "hasattr": hasattr}}
         for op, fn in binops.items():
             self.ns[f"_op{ord(op)}"] = fn
         for op in INT_FAST:  # two integers in range, the commonest case, without `_arith`'s checks
@@ -76,6 +85,7 @@ class ExprSource:
         # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
         # (compile.py defines it), with no argument list made at the call site.
         self.fn_idents: dict[str, str] = {}
+        self.straight_idents: dict[str, str] = {}  # straight procedure -> its function's name (straight.py)
         self.made: dict[Closure, str] = {}
         self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():
@@ -206,7 +216,10 @@ class ExprSource:
         return f"rt.get_attr({obj}, {self.constant(e.name)})"
 
     def src_Index(self, e: ast.Index, b, comp) -> str:
-        return f"_index({self.source(e.obj, b, comp)}, {self.source(e.index, b, comp)})"
+        obj = self.source(e.obj, b, comp)
+        if type(e.index) is ast.Num and type(e.index.value) is int and e.index.value >= 0:
+            return f"_item({obj}, {e.index.value})"
+        return f"_index({obj}, {self.source(e.index, b, comp)})"
 
     def src_Call(self, e: ast.Call, b, comp) -> str:
         args = [self.source(a, b, comp) for a in e.args]

@@ -35,6 +35,7 @@ from nemesis_rules.engine.program import (
     Graph,
     Program,
 )
+from nemesis_rules.engine.straight import add_straight
 
 PAUSING_PRIMS = {n for n, p in REGISTRY.items() if p.kind in ("chance", "decision")}
 
@@ -496,6 +497,7 @@ def build_program(comp, max_players: int, lazy: bool = False) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    add_straight(p, c.gen)
     for code in p.procs.values():
         add_blocks(code, c.gen)
     p.compiled = c.gen.used
@@ -688,7 +690,10 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
              *("    " + x for x in charge), *("    " + x for x in result), "        return _r",
              "    if _r is not _MISS:", "        if rt.reads is not None:", "            rt.reads.append(_key)",
              "        return _r",
-             *charge, "    _outer = rt.reads", "    rt.reads = _d = []", "    try:", *("    " + x for x in result),
+             *charge,
+             "    if rt.exposed:  # any change forgets every result: who read what is not needed (vm.Runtime)",
+             *("    " + x for x in result), "        rt.memo[_key] = _r", "        return _r",
+             "    _outer = rt.reads", "    rt.reads = _d = []", "    try:", *("    " + x for x in result),
              "    finally:", "        rt.reads = _outer", "    rt.remember(_key, _r, _d)",
              "    if _outer is not None:", "        _outer.append(_key)", "    return _r", ""]
     return "\n".join(lines)

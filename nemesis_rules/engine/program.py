@@ -35,6 +35,9 @@ class Code:
     # per pc: None or (function, exits, most steps in one call), the runs of steps that cannot
     # pause as one generated function each (blocks.py)
     blocks: list = attrs.field(factory=list, eq=False, repr=False)
+    # a procedure that can never wait: its steps as one function `f(rt, args)`, which a CALL by
+    # name runs without a frame (straight.py); None for any other
+    straight: Callable | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

@@ -27,6 +27,7 @@ from nemesis_rules.engine.program import (
     Program,
 )
 from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState, read_record
+from nemesis_rules.engine.straight import GameEnded
 
 DEFAULT_STEP_BUDGET = 2_000_000
 MAX_MEMO = 200_000  # remembered function results kept at most (checked at each run)
@@ -354,7 +355,14 @@ def run(rt: Runtime) -> None:
                     frame[1] = pc
                     target = op[1] if isinstance(op[1], str) else op[1](rt, L)
                     args = op[2](rt, L)  # a fresh list: it becomes the callee's locals (push(), inline)
-                    pad = procs[target].nlocals - len(args)
+                    callee = procs[target]
+                    if callee.straight is not None:  # it cannot wait: no frame (straight.py)
+                        value = callee.straight(rt, args)
+                        if op[3] >= 0:
+                            L[op[3]] = value
+                        pc += 1
+                        continue
+                    pad = callee.nlocals - len(args)
                     if len(stack) >= MAX_DEPTH:
                         raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{target}`?)")
                     stack.append([target, 0, args + [None] * pad if pad > 0 else args, 1])
@@ -395,11 +403,16 @@ def run(rt: Runtime) -> None:
                     pc += 1
             if frame is not None and stack and stack[-1] is frame:
                 frame[1] = pc
-        if st.result is not None:
-            st.stack.clear()
-            st.pending = None
+    except GameEnded:  # a straight procedure's step ended the game
+        pass
     except _RUNTIME_ERRORS as err:
+        where = getattr(err, "nemesis_where", None)  # in a straight procedure: its own step
+        if where is not None:
+            raise _located(err, procs[where[0]], where[1]) from None
         raise _located(err, code, getattr(err, "nemesis_pc", pc) if in_block else pc) from None
+    if st.result is not None:
+        st.stack.clear()
+        st.pending = None
 
 
 _WAIT = object()
