@@ -341,6 +341,60 @@ def test_a_program_compiled_at_first_call_plays_the_same_games(monkeypatch) -> N
     assert len(lazy.program.compiled) > before
 
 
+STRAIGHT_SCRIPT = """proc main():
+    let p = player_at(0)
+    log("sum", n=twice(3))
+    finish(p)
+    log("after_the_end")
+
+proc twice(n):
+    let total = 0
+    for i in [n, n]:
+        total = add(total, i)
+    return total
+
+proc add(a, b):
+    return a + b
+
+proc finish(p):
+    end_game("done", [p])
+    log("not_reached")
+
+proc asks(p):
+    return choose(p, [1, 2])
+
+proc again(n):
+    if n > 0:
+        again(n - 1)
+"""
+
+
+def test_procedures_that_never_wait_run_without_a_frame(tmp_path: Path) -> None:
+    """straight.py: `twice`, `add`, `finish` are straight; a decision, a call to a procedure that
+    decides and recursion are not. A straight step that ends the game ends the run there."""
+    rules = load_ruleset(_module(tmp_path, STRAIGHT_SCRIPT))
+    straight = {name for name, code in rules.program.procs.items() if code.straight is not None}
+    assert {"twice", "add", "finish"} <= straight and not {"asks", "again"} & straight
+    assert "main" in straight  # it calls only straight procedures (the interpreter still runs it, the entry)
+    game = Game.new(rules, players=1)
+    assert [e["msg"] for e in game.log] == ["sum"] and game.log[0]["args"] == {"n": 6}
+    assert game.over and game.result == {"reason": "done", "winners": (0,)}
+
+
+@pytest.mark.parametrize("callee, line, message", [
+    ("proc spin():\n    let n = 0\n    while true:\n        n += 1\n", 12, "units of work"),
+    ("proc spin():\n    let n = 0\n    n = n + \"x\"\n", 11, "cannot combine"),
+])
+def test_a_fault_in_a_straight_procedure_names_its_own_line(tmp_path: Path, callee, line, message) -> None:
+    script = ("proc main():\n    let p = player_at(0)\n    outer()\n    end_game(\"done\", [])\n\n"
+              "proc outer():\n    spin()\n\n" + callee)
+    rules = load_ruleset(_module(tmp_path, script))
+    assert rules.program.procs["spin"].straight is not None
+    with pytest.raises(RulesError, match=message) as err:
+        Game.new(rules, players=1)
+    assert f":{line}:" in str(err.value) and "(in `spin`)" in str(err.value)
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")
