@@ -381,6 +381,15 @@ def test_procedures_that_never_wait_run_without_a_frame(tmp_path: Path) -> None:
     assert game.over and game.result == {"reason": "done", "winners": (0,)}
 
 
+def test_a_game_ended_in_a_straight_procedures_let_stops_where_its_return_would(tmp_path: Path) -> None:
+    script = ("proc main():\n    let p = player_at(0)\n    stop(p)\n    log(\"after\")\n\n"
+              "proc stop(p):\n    let x = end_game(\"done\", [p])\n    let y = 1\n")
+    rules = load_ruleset(_module(tmp_path, script))
+    assert rules.program.procs["stop"].straight is not None
+    game = Game.new(rules, players=1)
+    assert game.over and game.log == []
+
+
 @pytest.mark.parametrize("callee, line, message", [
     ("proc spin():\n    let n = 0\n    while true:\n        n += 1\n", 12, "units of work"),
     ("proc spin():\n    let n = 0\n    n = n + \"x\"\n", 11, "cannot combine"),

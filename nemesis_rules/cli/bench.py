@@ -60,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.rulesets:
         _bench_lint([rulesets_dir(), rulesets_dir() / "base"])
         if not args.no_baselines and HANDWRITTEN is not None:
-            _bench_baselines(HANDWRITTEN, args.runs)
+            _bench_baselines(HANDWRITTEN, max(5, args.runs))
     return common.EXIT_OK
 
 
-def _bench_baselines(path: Path, runs: int, calls: int = 300) -> None:
-    """Each rule that has a hand-written twin: time per call of both, on the same states."""
+def _bench_baselines(path: Path, runs: int, calls: int = 1000) -> None:
+    """Each rule that has a hand-written twin: time per call of both, on the same states (the
+    two sides take turns; calls of tens of µs need many of them and several runs to be steady)."""
     spec = importlib.util.spec_from_file_location("nemesis_handwritten", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

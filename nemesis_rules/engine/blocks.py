@@ -90,9 +90,11 @@ def _block(code: Code, start: int, gen):
             lines += [f"        _n = L[{index}]", f"        if _n >= len(L[{items}]):"]
             leave(end, done, "            ")
             lines += [f"        L[{var}] = L[{items}][_n]", f"        L[{index}] = _n + 1"]
-        elif kind == CALL:  # a straight procedure's (straight.py): a game it ends raises GameEnded
+        elif kind == CALL:  # a straight procedure's (straight.py)
             call = call_source(gen, op)
-            lines.append(f"        L[{op[3]}] = {call}" if op[3] >= 0 else f"        {call}")
+            lines += [f"        L[{op[3]}] = {call}" if op[3] >= 0 else f"        {call}",
+                      "        if rt.state.result is not None:"]
+            leave(pc + 1, done, "            ", True)
         elif kind == JUMP:
             leave(op[1], done)
             break

@@ -14,8 +14,8 @@ steps run in the same order, so a game plays exactly as before. What differs:
 * the steps of a straight procedure count as work (limits.py), as a function's do, not against
   the interpreter's step budget;
 * a fault carries `nemesis_where` = (procedure, step) for its line, the innermost procedure's;
-* a step that ends the game raises `GameEnded`, which the interpreter takes as the end of its
-  run (it would have stopped at that step).
+* a step that ends the game raises `GameEnded` (after an EVAL step or a call, where the
+  interpreter would have stopped), which the interpreter takes as the end of its run.
 """
 
 from __future__ import annotations
@@ -140,9 +140,10 @@ def _run(code: Code, start: int, starts: set[int], gen) -> list[str]:
             out += [f"{pad}_n = L[{index}]", f"{pad}if _n >= len(L[{items}]):"]
             go(end, pad + "    ")
             out += [f"{pad}L[{var}] = L[{items}][_n]", f"{pad}L[{index}] = _n + 1"]
-        elif kind == CALL:
+        elif kind == CALL:  # the interpreter stops after a call that ended the game: so does this
             call = call_source(gen, op)
-            out.append(f"{pad}L[{op[3]}] = {call}" if op[3] >= 0 else f"{pad}{call}")
+            out += [f"{pad}L[{op[3]}] = {call}" if op[3] >= 0 else f"{pad}{call}",
+                    f"{pad}if rt.state.result is not None:", f"{pad}    raise _GameEnded"]
         elif kind == RETURN:
             out.append(f"{pad}return {src(op[1]) if op[1] is not None else 'None'}")
             break

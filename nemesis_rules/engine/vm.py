@@ -361,6 +361,8 @@ def run(rt: Runtime) -> None:
                         if op[3] >= 0:
                             L[op[3]] = value
                         pc += 1
+                        if st.result is not None:  # where a return to this frame would stop
+                            break
                         continue
                     pad = callee.nlocals - len(args)
                     if len(stack) >= MAX_DEPTH:
