@@ -64,10 +64,7 @@ def _block(code: Code, start: int, gen):
         lines.append(f"{indent}return {len(exits)}")
         exits.append((to, done, ended))
 
-    def src(fn) -> str:
-        source = gen.made.get(fn)
-        return f"({source})" if source is not None else f"{gen.constant(fn)}(rt, L)"
-
+    src = gen.step_source
     pc = start
     while True:
         if pc >= len(ops) or pc - start >= MAX_STEPS or _pauses(ops[pc], gen):

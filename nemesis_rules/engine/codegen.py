@@ -104,6 +104,12 @@ class ExprSource:
         self.made[fn] = source  # a step's source, for its block (blocks.py)
         return fn
 
+    def step_source(self, fn: Closure) -> str:
+        """A step's function as source over `rt` and `L`: its own expression inlined when this class
+        wrote it, else a call (blocks.py, straight.py)."""
+        source = self.made.get(fn)
+        return f"({source})" if source is not None else f"{self.constant(fn)}(rt, L)"
+
     def _code(self, source: str, mode: str) -> CodeType:
         code = COMPILED.get(source)
         if code is None:

@@ -109,10 +109,7 @@ def _run(code: Code, start: int, starts: set[int], gen) -> list[str]:
     ops, pad = code.ops, "                "
     out: list[str] = []
 
-    def src(fn) -> str:
-        source = gen.made.get(fn)
-        return f"({source})" if source is not None else f"{gen.constant(fn)}(rt, L)"
-
+    src = gen.step_source
     def go(to: int, indent: str = pad) -> None:
         out.extend([f"{indent}_pc = {to}", f"{indent}continue"])
 
