@@ -444,10 +444,20 @@ class Game:
         return cls._of(rules, state)
 
     def clone(self) -> Game:
-        return Game._of(self.rules, self._state.clone())
+        """A copy that plays on on its own; a copy of a game the rules broke stays broken."""
+        twin = Game._of(self.rules, self._state.clone())
+        twin._broken = self._broken
+        return twin
 
     def to_json(self) -> str:
-        """The compact save (docs/saves.md), canonical JSON: equal states give equal text."""
+        """The compact save (docs/saves.md), canonical JSON: equal states give equal text.
+
+        Raises:
+            RulesError: the rules failed while running on (`apply`): the game stopped inside a
+                step, a place no save can hold (its checks would refuse it).
+        """
+        if self._broken is not None:
+            raise RulesError(f"a game the rules broke cannot be saved: {self._broken}")
         return savefmt.encode(self.rules.program, self._state)
 
     # ---- playing ----

@@ -404,6 +404,20 @@ def test_a_fault_in_a_straight_procedure_names_its_own_line(tmp_path: Path, call
     assert f":{line}:" in str(err.value) and "(in `spin`)" in str(err.value)
 
 
+def test_a_game_the_rules_broke_has_no_save_and_its_copy_stays_broken(tmp_path: Path) -> None:
+    """The rules failing mid-run leave the game inside a step: no save could be loaded again
+    (the fuzz run found one written anyway), so to_json refuses, and a clone is as broken."""
+    script = "proc main():\n    let p = player_at(0)\n    let x = choose(p, [1, 2])\n    let y = x + \"a\"\n"
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    with pytest.raises(RulesError, match="cannot combine"):
+        game.apply(0)
+    for broken in (game, game.clone()):
+        with pytest.raises(RulesError, match="a game the rules broke cannot be saved: .*cannot combine"):
+            broken.to_json()
+        with pytest.raises(RulesError, match="cannot combine"):
+            broken.apply(0)
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")

@@ -166,7 +166,11 @@ def _play(rules, seed: int) -> None:
     except RulesError:
         return
     _play_on(game, seed)
-    Game.from_json(rules, game.to_json(), verify="replay")
+    try:
+        text = game.to_json()
+    except RulesError:
+        return  # the rules broke the game while it ran: it has no save (Game.to_json)
+    Game.from_json(rules, text, verify="replay")
 
 
 def _play_on(game: Game, seed: int, moves: int = 40) -> None:
