@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import attrs
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     LarkError,
@@ -96,8 +97,6 @@ def _tables_path(grammar: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    import lark
-
     key = hashlib.sha256(f"{grammar}\0{_OPTIONS}\0{lark.__version__}\0{sys.version}\0".encode()
                          + Path(__file__).read_bytes())
     return folder / "grammar" / f"{key.hexdigest()[:32]}.lark"

@@ -3,8 +3,9 @@ dispatches once per run instead of once per step.
 
 A block starts at a step the interpreter can land on (a procedure's start, a jump's target, the
 step after a call, a decision or an event) and runs the steps that cannot pause (EVAL, STORE,
-JUMP_IF_NOT, FOR_NEXT) in order, with their expressions inlined, until an unconditional jump or
-a step that can pause (CALL, RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it
+JUMP_IF_NOT, FOR_NEXT, a call to a straight procedure: straight.py) in order, with their
+expressions inlined (`step_lines`, which straight procedures write their steps with too), until
+an unconditional jump or a step that can pause (any other CALL, RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it
 took; `exits[i]` is (next pc, steps done, whether the game may have ended). The steps stay the
 program's truth: the game's place is still (procedure, pc, locals), a block only runs between two
 places the interpreter would have stopped at anyway. A fault inside a block carries the pc of its
@@ -12,6 +13,8 @@ step (`nemesis_pc`) for the error's line.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from nemesis_rules.engine.program import (
     CALL,
@@ -26,7 +29,6 @@ from nemesis_rules.engine.program import (
     STORE,
     Code,
 )
-from nemesis_rules.engine.straight import call_source
 
 PAUSING = (CALL, RETURN, EMIT, CHOOSE, CHANCE)
 MAX_STEPS = 40  # steps in one block (a longer run goes on in the next block)
@@ -59,48 +61,56 @@ def _block(code: Code, start: int, gen):
     ops = code.ops
     lines: list[str] = []
     exits: list[tuple[int, int, bool]] = []
+    done = 0
 
-    def leave(to: int, done: int, indent: str = "        ", ended: bool = False) -> None:
-        lines.append(f"{indent}return {len(exits)}")
+    def leave(to: int, ended: bool = False, indent: str = "        ") -> list[str]:
         exits.append((to, done, ended))
+        return [f"{indent}return {len(exits) - 1}"]
 
-    src = gen.step_source
     pc = start
     while True:
         if pc >= len(ops) or pc - start >= MAX_STEPS or _pauses(ops[pc], gen):
-            leave(pc, pc - start)
+            done = pc - start
+            lines += leave(pc)
             break
         op = ops[pc]
-        kind = op[0]
         done = pc - start + 1
         lines.append(f"        _i = {pc}")
-        if kind == EVAL:
-            lines += [f"        {src(op[1])}", "        if rt.state.result is not None:"]
-            leave(pc + 1, done, "            ", True)
-        elif kind == STORE:
-            lines.append(f"        L[{op[1]}] = {src(op[2])}")
-        elif kind == JUMP_IF_NOT:
-            lines.append(f"        if not {src(op[1])}:")
-            leave(op[2], done, "            ")
-        elif kind == FOR_NEXT:
-            var, items, index, end = op[1:]
-            lines += [f"        _n = L[{index}]", f"        if _n >= len(L[{items}]):"]
-            leave(end, done, "            ")
-            lines += [f"        L[{var}] = L[{items}][_n]", f"        L[{index}] = _n + 1"]
-        elif kind == CALL:  # a straight procedure's (straight.py)
-            call = call_source(gen, op)
-            lines += [f"        L[{op[3]}] = {call}" if op[3] >= 0 else f"        {call}",
-                      "        if rt.state.result is not None:"]
-            leave(pc + 1, done, "            ", True)
-        elif kind == JUMP:
-            leave(op[1], done)
+        if op[0] == JUMP:
+            lines += leave(op[1])
             break
-        else:  # an unknown step: the interpreter does it
-            leave(pc, pc - start)
+        step = step_lines(op, pc, "        ", gen, leave)
+        if step is None:  # an unknown step: the interpreter does it
+            done = pc - start
+            lines += leave(pc)
             break
+        lines += step
         pc += 1
     name = f"_block_{start}"
     source = "\n".join([f"def {name}(rt, L):", "    _i = 0", "    try:", *lines,
                         "    except BaseException as _e:", "        _e.nemesis_pc = _i", "        raise", ""])
     gen.define(source)
     return gen.ns.pop(name), tuple(exits), max(done for _, done, _ in exits)
+
+
+def step_lines(op: tuple, pc: int, pad: str, gen, leave: Callable[..., list[str]]) -> list[str] | None:
+    """The Python lines, indented by `pad`, of a step that generated code runs in line: EVAL,
+    STORE, JUMP_IF_NOT, FOR_NEXT and a call to a straight procedure (straight.py). `leave(to,
+    ended, indent)` writes the lines that go on at step `to` (`ended`: the game may have ended
+    there); None for any other step. Blocks and straight procedures both write their steps so."""
+    src, inner, kind = gen.step_source, pad + "    ", op[0]
+    if kind == EVAL:
+        return [f"{pad}{src(op[1])}", f"{pad}if rt.state.result is not None:", *leave(pc + 1, True, inner)]
+    if kind == STORE:
+        return [f"{pad}L[{op[1]}] = {src(op[2])}"]
+    if kind == JUMP_IF_NOT:
+        return [f"{pad}if not {src(op[1])}:", *leave(op[2], False, inner)]
+    if kind == FOR_NEXT:
+        var, items, index, end = op[1:]
+        return [f"{pad}_n = L[{index}]", f"{pad}if _n >= len(L[{items}]):", *leave(end, False, inner),
+                f"{pad}L[{var}] = L[{items}][_n]", f"{pad}L[{index}] = _n + 1"]
+    if kind == CALL and not _pauses(op, gen):  # the interpreter stops after a call that ended the game
+        call = f"{gen.straight_idents[op[1]]}(rt, {gen.made[op[2]]})"
+        return [f"{pad}L[{op[3]}] = {call}" if op[3] >= 0 else f"{pad}{call}",
+                f"{pad}if rt.state.result is not None:", *leave(pc + 1, True, inner)]
+    return None

@@ -68,8 +68,8 @@ class ExprSource:
         # first called (a program built to be checked, `nemesis-lint` without its cache, runs
         # almost none of it; the compiler is a third of such a check)
         self.lazy = lazy
-        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_item": _item, "_as_list": _as_list, "_F": fns, "_MISS": _MISS, "_GameEnded": GameEnded,
-                                   "_work": limits.work, "_limits": limits,
+        self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_item": _item, "_as_list": _as_list, "_F": fns,
+                                   "_MISS": _MISS, "_GameEnded": GameEnded, "_work": limits.work, "_limits": limits,
                                    "_attr": attr, "_counter": counter, "_charge": charge,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,

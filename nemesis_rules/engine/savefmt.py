@@ -226,9 +226,8 @@ def decode(program: Program, data: dict[str, Any]) -> GameState:
         left |= before - now
         came.update(dict.fromkeys(now - before, name))
     # each moved entity gets its own copy of its record (what `Records` would do on access)
-    raw = read_record
     fresh = {e: [r[0], z, dict(r[2]), r[3], r[4]]
-             for e, z in chain(came.items(), zip(left - came.keys(), repeat(None))) for r in (raw(entities, e),)}
+             for e, z in chain(came.items(), zip(left - came.keys(), repeat(None))) for r in (read_record(entities, e),)}
     dict.update(entities, fresh)
     entities.owned.update(fresh)
     for i in data["face"]:

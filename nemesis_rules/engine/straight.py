@@ -20,6 +20,7 @@ steps run in the same order, so a game plays exactly as before. What differs:
 
 from __future__ import annotations
 
+from nemesis_rules.engine.blocks import step_lines
 from nemesis_rules.engine.program import (
     CALL,
     EVAL,
@@ -74,16 +75,11 @@ def add_straight(program: Program, gen) -> None:
         code = program.procs[name]
         ident = f"_sp{len(gen.straight_idents)}"
         gen.straight_idents[name] = ident
-        gen.define(_source(program, code, ident, gen))
+        gen.define(_source(code, ident, gen))
         code.straight = gen.ns[ident]
 
 
-def call_source(gen, op: tuple) -> str:
-    """A CALL step to a straight procedure as an expression: its function on the argument list."""
-    return f"{gen.straight_idents[op[1]]}(rt, {gen.made[op[2]]})"
-
-
-def _source(program: Program, code: Code, ident: str, gen) -> str:
+def _source(code: Code, ident: str, gen) -> str:
     ops = code.ops
     starts = {0}
     for op in ops:
@@ -104,49 +100,33 @@ def _source(program: Program, code: Code, ident: str, gen) -> str:
     return "\n".join(lines)
 
 
+def _go(to: int, ended: bool = False, indent: str = "") -> list[str]:
+    """Lines that go on at step `to` (the `leave` of blocks.step_lines), or end the run."""
+    return [f"{indent}raise _GameEnded"] if ended else [f"{indent}_pc = {to}", f"{indent}continue"]
+
+
 def _run(code: Code, start: int, starts: set[int], gen) -> list[str]:
     """The branch for the steps from `start` to the next jump, return or branch start."""
     ops, pad = code.ops, "                "
     out: list[str] = []
-
-    src = gen.step_source
-    def go(to: int, indent: str = pad) -> None:
-        out.extend([f"{indent}_pc = {to}", f"{indent}continue"])
-
     pc, done = start, 0
     while True:
         if pc >= len(ops):
             out.append(f"{pad}return None")
             break
         if pc != start and pc in starts:
-            go(pc)
+            out += _go(pc, indent=pad)
             break
         op = ops[pc]
-        kind = op[0]
         done += 1
         out.append(f"{pad}_i = {pc}")
-        if kind == EVAL:
-            out += [f"{pad}{src(op[1])}", f"{pad}if rt.state.result is not None:", f"{pad}    raise _GameEnded"]
-        elif kind == STORE:
-            out.append(f"{pad}L[{op[1]}] = {src(op[2])}")
-        elif kind == JUMP_IF_NOT:
-            out.append(f"{pad}if not {src(op[1])}:")
-            go(op[2], pad + "    ")
-        elif kind == FOR_NEXT:
-            var, items, index, end = op[1:]
-            out += [f"{pad}_n = L[{index}]", f"{pad}if _n >= len(L[{items}]):"]
-            go(end, pad + "    ")
-            out += [f"{pad}L[{var}] = L[{items}][_n]", f"{pad}L[{index}] = _n + 1"]
-        elif kind == CALL:  # the interpreter stops after a call that ended the game: so does this
-            call = call_source(gen, op)
-            out += [f"{pad}L[{op[3]}] = {call}" if op[3] >= 0 else f"{pad}{call}",
-                    f"{pad}if rt.state.result is not None:", f"{pad}    raise _GameEnded"]
-        elif kind == RETURN:
-            out.append(f"{pad}return {src(op[1]) if op[1] is not None else 'None'}")
+        if op[0] == RETURN:
+            out.append(f"{pad}return {gen.step_source(op[1]) if op[1] is not None else 'None'}")
             break
-        elif kind == JUMP:
-            go(op[1])
+        if op[0] == JUMP:
+            out += _go(op[1], indent=pad)
             break
+        out += step_lines(op, pc, pad, gen, _go)  # a straight procedure has no other steps
         pc += 1
     # each run of steps is work, as a function call is: an endless loop stops at the work budget
     return [f"{pad}_work[0] += {done}", f"{pad}if _work[0] > _limits.MAX_WORK:", f"{pad}    _charge(0)", *out]
