@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from nemesis_rules import Game, IllegalMoveError, RulesError, load_ruleset
 from nemesis_rules.engine import primitives
+from nemesis_rules.engine.program import CALL, CHOOSE, EMIT
 from nemesis_rules.engine.state import E_ZONE
 from nemesis_rules.engine.view import seen_state
 from tests.conftest import TOY
@@ -416,6 +417,74 @@ def test_a_game_the_rules_broke_has_no_save_and_its_copy_stays_broken(tmp_path: 
             broken.to_json()
         with pytest.raises(RulesError, match="cannot combine"):
             broken.apply(0)
+
+
+DIRECT_SCRIPT = """event ping(p, n)
+
+proc main():
+    let p = player_at(0)
+    let r = outer(p)
+    log("outer", r=r)
+    end_game("done", [p])
+
+proc outer(p):
+    let x = 5
+    emit ping(p, x)
+    let y = inner(p)
+    return x + y
+
+proc inner(p):
+    return choose(p, [10, 20])
+
+on ping(p, n):
+    log("first", n=n)
+
+on ping(p, n):
+    let c = choose(p, [1, 2])
+    log("second", c=c)
+
+on ping(p, n):
+    log("third", n=n)
+"""
+
+
+def test_a_called_procedure_suspends_with_the_frames_the_step_loop_would_have_made(tmp_path: Path) -> None:
+    """straight.py: `outer` runs as a function, its event's handlers too; the second handler's
+    decision leaves main at its call, outer after its event, the third handler not yet begun and
+    the second at its choose, as stepping would have. Saved and loaded there, the game goes on
+    through the third handler, outer's own decision and back to main alike."""
+    rules = load_ruleset(_module(tmp_path, DIRECT_SCRIPT))
+    procs = rules.program.procs
+    assert procs["outer"].direct is not None and procs["outer"].straight is None
+    game = Game.new(rules, players=1)
+    stack = game.state.stack
+    assert [f[0] for f in stack] == ["main", "outer", "on:ping#2", "on:ping#1"]
+    assert [f[3] for f in stack] == [0, 1, 0, 0]  # outer returns to main; handlers return nothing
+    main_call = next(i for i, op in enumerate(procs["main"].ops) if op[0] == CALL)
+    emit_at = next(i for i, op in enumerate(procs["outer"].ops) if op[0] == EMIT)
+    choose_at = next(i for i, op in enumerate(procs["on:ping#1"].ops) if op[0] == CHOOSE)
+    assert [f[1] for f in stack] == [main_call, emit_at + 1, 0, choose_at]
+    assert stack[2][2][:2] == ["player1", 5] and stack[1][2][1] == 5  # the handler's arguments, outer's x
+    assert [e["msg"] for e in game.log] == ["first"]
+    for twin in (game, Game.from_json(rules, game.to_json())):
+        twin.apply(1)
+        assert [e["msg"] for e in twin.log] == ["first", "second", "third"]
+        assert [f[0] for f in twin.state.stack] == ["main", "outer", "inner"]
+        twin.apply(1)
+        assert twin.log[-1]["args"] == {"r": 25} and twin.result == {"reason": "done", "winners": (0,)}
+
+
+def test_procedures_nested_too_deep_stop_at_the_call_in_either_form(tmp_path: Path) -> None:
+    """Frames on the stack and procedures running as functions count together: a recursion that
+    decides on its way down stops at the limit as one that never decides does."""
+    script = ("proc main():\n    let p = player_at(0)\n    dive(p, 0)\n\n"
+              "proc dive(p, n):\n    if n % 50 == 49:\n        let c = choose(p, [1, 2])\n    dive(p, n + 1)\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    with pytest.raises(RulesError, match="nested deeper than 200") as err:
+        while not game.over:
+            game.apply(0)
+    assert ":8:" in str(err.value)
+    assert len(game.state.stack) + 1 <= 200
 
 
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:

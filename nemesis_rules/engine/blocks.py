@@ -2,11 +2,11 @@
 dispatches once per run instead of once per step.
 
 A block starts at a step the interpreter can land on (a procedure's start, a jump's target, the
-step after a call, a decision or an event) and runs the steps that cannot pause (EVAL, STORE,
-JUMP_IF_NOT, FOR_NEXT, a call to a straight procedure: straight.py) in order, with their
-expressions inlined (`step_lines`, which straight procedures write their steps with too), until
-an unconditional jump or a step that can pause (any other CALL, RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it
-took; `exits[i]` is (next pc, steps done, whether the game may have ended). The steps stay the
+step after a call, a decision or an event) and runs the steps EVAL, STORE, JUMP_IF_NOT, FOR_NEXT
+and CALL (the procedure's function, straight.py; one that reaches a decision suspends through the
+block) in order, with their expressions inlined (`step_lines`, which procedures' functions write
+their steps with too), until an unconditional jump or a step the interpreter takes itself
+(RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it took; `exits[i]` is (next pc, steps done, whether the game may have ended). The steps stay the
 program's truth: the game's place is still (procedure, pc, locals), a block only runs between two
 places the interpreter would have stopped at anyway. A fault inside a block carries the pc of its
 step (`nemesis_pc`) for the error's line.
@@ -44,7 +44,7 @@ def add_blocks(code: Code, gen) -> None:
             starts.add(op[1])
         elif kind in (JUMP_IF_NOT, FOR_NEXT):
             starts.add(op[-1])
-        if _pauses(op, gen):
+        if _pauses(op, gen) or kind == CALL:  # a frame goes on after a call that suspended (straight.py)
             starts.add(pc + 1)
     code.blocks = [None] * len(ops)
     for pc in sorted(starts):
@@ -53,8 +53,9 @@ def add_blocks(code: Code, gen) -> None:
 
 
 def _pauses(op: tuple, gen) -> bool:
-    """Whether a step may leave the block: a call runs inside it when its procedure is straight."""
-    return op[0] in PAUSING and not (op[0] == CALL and isinstance(op[1], str) and op[1] in gen.straight_idents)
+    """Whether a step leaves the block: a call runs inside it (every procedure is a function,
+    straight.py; one that reaches a decision suspends)."""
+    return op[0] in PAUSING and op[0] != CALL
 
 
 def _block(code: Code, start: int, gen):
@@ -95,9 +96,9 @@ def _block(code: Code, start: int, gen):
 
 def step_lines(op: tuple, pc: int, pad: str, gen, leave: Callable[..., list[str]]) -> list[str] | None:
     """The Python lines, indented by `pad`, of a step that generated code runs in line: EVAL,
-    STORE, JUMP_IF_NOT, FOR_NEXT and a call to a straight procedure (straight.py). `leave(to,
+    STORE, JUMP_IF_NOT, FOR_NEXT and CALL (straight.py). `leave(to,
     ended, indent)` writes the lines that go on at step `to` (`ended`: the game may have ended
-    there); None for any other step. Blocks and straight procedures both write their steps so."""
+    there); None for any other step. Blocks and procedures' functions both write their steps so."""
     src, inner, kind = gen.step_source, pad + "    ", op[0]
     if kind == EVAL:
         return [f"{pad}{src(op[1])}", f"{pad}if rt.state.result is not None:", *leave(pc + 1, True, inner)]
@@ -109,8 +110,18 @@ def step_lines(op: tuple, pc: int, pad: str, gen, leave: Callable[..., list[str]
         var, items, index, end = op[1:]
         return [f"{pad}_n = L[{index}]", f"{pad}if _n >= len(L[{items}]):", *leave(end, False, inner),
                 f"{pad}L[{var}] = L[{items}][_n]", f"{pad}L[{index}] = _n + 1"]
-    if kind == CALL and not _pauses(op, gen):  # the interpreter stops after a call that ended the game
-        call = f"{gen.straight_idents[op[1]]}(rt, {gen.made[op[2]]})"
+    if kind == CALL:  # the interpreter stops after a call that ended the game
+        call = call_source(op, gen)
         return [f"{pad}L[{op[3]}] = {call}" if op[3] >= 0 else f"{pad}{call}",
                 f"{pad}if rt.state.result is not None:", *leave(pc + 1, True, inner)]
     return None
+
+
+def call_source(op: tuple, gen) -> str:
+    """A CALL step's call of its procedure's function (straight.py): by its name, or through
+    `vm.call_by_value` when the step works the procedure out (a card's script)."""
+    args = gen.step_source(op[2])
+    if isinstance(op[1], str):
+        ident = gen.straight_idents.get(op[1]) or gen.direct_idents[op[1]]
+        return f"{ident}(rt, {args})"
+    return f"_call(rt, {gen.step_source(op[1])}, {args})"

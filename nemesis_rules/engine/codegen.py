@@ -16,7 +16,7 @@ from typing import Any
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import brief
-from nemesis_rules.engine import limits
+from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.limits import MAX_INT, charge
 from nemesis_rules.engine.primitives import (
     ENTITY_ATTR_INDEX,
@@ -25,7 +25,7 @@ from nemesis_rules.engine.primitives import (
     attr,
     counter,
 )
-from nemesis_rules.engine.straight import GameEnded
+from nemesis_rules.engine.straight import GameEnded, Suspend
 
 Closure = Callable[[Any, list], Any]
 _MISS = object()  # what a memo's get() gives for a result not remembered
@@ -71,6 +71,10 @@ class ExprSource:
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_item": _item, "_as_list": _as_list, "_F": fns,
                                    "_MISS": _MISS, "_GameEnded": GameEnded, "_work": limits.work, "_limits": limits,
                                    "_attr": attr, "_counter": counter, "_charge": charge,
+                                   # what procedures run as functions use (straight.py)
+                                   "_Suspend": Suspend, "_choose": vm.choose, "_chance": vm.chance,
+                                   "_WAIT": vm.WAIT, "_emit": vm.emit, "_call": vm.call_by_value,
+                                   "_too_deep": vm.too_deep, "_MAX_DEPTH": vm.MAX_DEPTH,
                                    "__builtins__": {"tuple": tuple, "str": str, "KeyError": KeyError, "TypeError": TypeError,
                                                    "len": len, "BaseException": BaseException,
                                                    "type": type, "int": int, "hasattr": hasattr}}
@@ -86,6 +90,7 @@ class ExprSource:
         # (compile.py defines it), with no argument list made at the call site.
         self.fn_idents: dict[str, str] = {}
         self.straight_idents: dict[str, str] = {}  # straight procedure -> its function's name (straight.py)
+        self.direct_idents: dict[str, str] = {}  # any other procedure -> its function's name (straight.py)
         self.made: dict[Closure, str] = {}
         self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():

@@ -38,6 +38,9 @@ class Code:
     # a procedure that can never wait: its steps as one function `f(rt, args)`, which a CALL by
     # name runs without a frame (straight.py); None for any other
     straight: Callable | None = attrs.field(default=None, eq=False, repr=False)
+    # any other procedure: its steps as one function `f(rt, args)` too, which suspends when it
+    # reaches a decision (straight.py)
+    direct: Callable | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from nemesis_rules.engine import limits
+from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.primitives import REGISTRY, Primitive
 from nemesis_rules.engine.program import Program
 
@@ -60,6 +60,12 @@ def _module_function(code: CodeType, module: str, name: str, defaults: tuple | N
     return _function(code, importlib.import_module(module).__dict__, name, defaults, cells, kwdefaults)
 
 
+# objects the program's functions share with the engine, compared by identity (`is`): written
+# by name and read back as the very same object
+_SHARED = {"work": limits.work, "wait": vm.WAIT}
+_SHARED_NAMES = {id(obj): name for name, obj in _SHARED.items()}
+
+
 class _Writer(pickle.Pickler):
     def __init__(self, out: io.BytesIO, ns: dict) -> None:
         super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -68,8 +74,9 @@ class _Writer(pickle.Pickler):
     def persistent_id(self, obj: Any) -> tuple | None:
         if obj is self.ns:
             return ("ns",)
-        if obj is limits.work:
-            return ("work",)
+        name = _SHARED_NAMES.get(id(obj))
+        if name is not None:
+            return (name,)
         if isinstance(obj, ModuleType):
             return ("module", obj.__name__)
         if isinstance(obj, Primitive) and REGISTRY.get(obj.name) is obj:
@@ -102,8 +109,8 @@ class _Reader(pickle.Unpickler):
         kind = pid[0]
         if kind == "ns":
             return self.ns
-        if kind == "work":
-            return limits.work
+        if kind in _SHARED:
+            return _SHARED[kind]
         if kind == "module":
             return importlib.import_module(pid[1])
         if kind == "primitive":

@@ -27,7 +27,7 @@ from nemesis_rules.engine.program import (
     Program,
 )
 from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState, read_record
-from nemesis_rules.engine.straight import GameEnded
+from nemesis_rules.engine.straight import GameEnded, Suspend
 
 DEFAULT_STEP_BUDGET = 2_000_000
 MAX_MEMO = 200_000  # remembered function results kept at most (checked at each run)
@@ -40,7 +40,7 @@ class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
     __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup", "reads",
-                 "readers", "exposed")
+                 "readers", "exposed", "depth")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -63,6 +63,7 @@ class Runtime:
         # while the game's setup (players, options) is the one they were computed for.
         self.static_memo: dict[tuple, Any] = {}
         self.setup: tuple = ()
+        self.depth = 0  # procedures running as functions, nested (straight.py), not on the stack
 
     def fresh(self) -> None:
         """Forget what the state may no longer say (it may have been edited since the last run)."""
@@ -306,8 +307,9 @@ def run(rt: Runtime) -> None:
     steps = 0
     budget = rt.budget
     frame = code = None
-    pc = 0
+    pc = resume_at = 0
     in_block = False
+    rt.depth = 0
     try:
         while stack and st.result is None:
             frame = stack[-1]
@@ -316,99 +318,98 @@ def run(rt: Runtime) -> None:
             blocks = code.blocks
             L = frame[2]
             pc = frame[1]
-            while True:
-                block = blocks[pc]
-                if block is not None and steps + block[2] <= budget:  # else step by step, to count exactly
-                    in_block = True
-                    pc, done, ended = block[1][block[0](rt, L)]
-                    in_block = False
-                    steps += done
-                    if ended and st.result is not None:
-                        break
-                    continue
-                steps += 1
-                if steps > budget:
-                    raise ScriptError(f"more than {budget} steps without a decision (an endless loop?)")
-                op = ops[pc]
-                kind = op[0]
-                if kind == EVAL:
-                    op[1](rt, L)
-                    pc += 1
-                    if st.result is not None:
-                        break
-                elif kind == STORE:
-                    L[op[1]] = op[2](rt, L)
-                    pc += 1
-                elif kind == JUMP_IF_NOT:
-                    pc = pc + 1 if op[1](rt, L) else op[2]
-                elif kind == JUMP:
-                    pc = op[1]
-                elif kind == FOR_NEXT:
-                    items, i = L[op[2]], L[op[3]]
-                    if i < len(items):
-                        L[op[1]] = items[i]
-                        L[op[3]] = i + 1
+            try:
+                while True:
+                    block = blocks[pc]
+                    if block is not None and steps + block[2] <= budget:  # else step by step, to count exactly
+                        in_block = True
+                        pc, done, ended = block[1][block[0](rt, L)]
+                        in_block = False
+                        steps += done
+                        if ended and st.result is not None:
+                            break
+                        continue
+                    steps += 1
+                    if steps > budget:
+                        raise ScriptError(f"more than {budget} steps without a decision (an endless loop?)")
+                    op = ops[pc]
+                    kind = op[0]
+                    if kind == EVAL:
+                        op[1](rt, L)
                         pc += 1
-                    else:
-                        pc = op[4]
-                elif kind == CALL:
-                    frame[1] = pc
-                    target = op[1] if isinstance(op[1], str) else op[1](rt, L)
-                    args = op[2](rt, L)  # a fresh list: it becomes the callee's locals (push(), inline)
-                    callee = procs[target]
-                    if callee.straight is not None:  # it cannot wait: no frame (straight.py)
-                        value = callee.straight(rt, args)
+                        if st.result is not None:
+                            break
+                    elif kind == STORE:
+                        L[op[1]] = op[2](rt, L)
+                        pc += 1
+                    elif kind == JUMP_IF_NOT:
+                        pc = pc + 1 if op[1](rt, L) else op[2]
+                    elif kind == JUMP:
+                        pc = op[1]
+                    elif kind == FOR_NEXT:
+                        items, i = L[op[2]], L[op[3]]
+                        if i < len(items):
+                            L[op[1]] = items[i]
+                            L[op[3]] = i + 1
+                            pc += 1
+                        else:
+                            pc = op[4]
+                    elif kind == CALL:  # the procedure's function: no frame unless it suspends (straight.py)
+                        frame[1] = resume_at = pc
+                        target = op[1] if isinstance(op[1], str) else op[1](rt, L)
+                        args = op[2](rt, L)  # a fresh list: it becomes the callee's locals
+                        callee = procs[target]
+                        value = (callee.straight or callee.direct)(rt, args)
                         if op[3] >= 0:
                             L[op[3]] = value
                         pc += 1
                         if st.result is not None:  # where a return to this frame would stop
                             break
-                        continue
-                    pad = callee.nlocals - len(args)
-                    if len(stack) >= MAX_DEPTH:
-                        raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{target}`?)")
-                    stack.append([target, 0, args + [None] * pad if pad > 0 else args, 1])
-                    break
-                elif kind == RETURN:
-                    value = op[1](rt, L) if op[1] is not None else None
-                    stack.pop()
-                    if frame[3] and stack:
-                        caller = stack[-1]
-                        dest = procs[caller[0]].ops[caller[1]][3]
+                    elif kind == RETURN:
+                        value = op[1](rt, L) if op[1] is not None else None
+                        stack.pop()
+                        if frame[3] and stack:
+                            caller = stack[-1]
+                            dest = procs[caller[0]].ops[caller[1]][3]
+                            if dest >= 0:
+                                caller[2][dest] = value
+                            caller[1] += 1
+                        break
+                    elif kind == EMIT:
+                        pc += 1
+                        frame[1] = resume_at = pc
+                        emit(rt, op[1], op[2](rt, L))
+                    elif kind == CHOOSE:
+                        frame[1] = pc
+                        got = choose(rt, op[1](rt, L))
+                        if got is WAIT:
+                            return
+                        dest = op[2]
                         if dest >= 0:
-                            caller[2][dest] = value
-                        caller[1] += 1
-                    break
-                elif kind == EMIT:
-                    pc += 1
-                    frame[1] = pc
-                    args = op[2](rt, L)
-                    for name in reversed(op[1]):
-                        push(rt, name, list(args), 0)
-                    break
-                elif kind == CHOOSE:
-                    frame[1] = pc
-                    got = _choose(rt, op[1](rt, L))
-                    if got is _WAIT:
-                        return
-                    dest = op[2]
-                    if dest >= 0:
-                        L[dest] = got
-                    pc += 1
-                elif kind == CHANCE:
-                    frame[1] = pc
-                    value = _chance(rt, op[1], op[2](rt, L))
-                    if value is _WAIT:
-                        return
-                    if op[3] >= 0:
-                        L[op[3]] = value
-                    pc += 1
+                            L[dest] = got
+                        pc += 1
+                    elif kind == CHANCE:
+                        frame[1] = pc
+                        value = chance(rt, op[1], op[2](rt, L))
+                        if value is WAIT:
+                            return
+                        if op[3] >= 0:
+                            L[op[3]] = value
+                        pc += 1
+            except Suspend as suspended:  # a procedure called as a function waits (straight.py)
+                frame[1] = suspended.nemesis_pc if in_block else resume_at  # the step that called
+                in_block = False
+                stack.extend(reversed(suspended.frames))  # its frames, and those of its callers
+                rt.depth = 0
+                if st.pending is not None:
+                    return
+                continue
             if frame is not None and stack and stack[-1] is frame:
                 frame[1] = pc
-    except GameEnded:  # a straight procedure's step ended the game
+    except GameEnded:  # a step of a procedure running as a function ended the game
         pass
     except _RUNTIME_ERRORS as err:
-        where = getattr(err, "nemesis_where", None)  # in a straight procedure: its own step
+        where = getattr(err, "nemesis_where", None)  # in a procedure running as a function: its own step
         if where is not None:
             raise _located(err, procs[where[0]], where[1]) from None
         raise _located(err, code, getattr(err, "nemesis_pc", pc) if in_block else pc) from None
@@ -417,10 +418,38 @@ def run(rt: Runtime) -> None:
         st.pending = None
 
 
-_WAIT = object()
+WAIT = object()
 
 
-def _choose(rt: Runtime, args: tuple) -> Any:
+def emit(rt: Runtime, handlers: tuple[str, ...], args: list) -> None:
+    """An event: its handlers' functions in turn (straight.py). When one suspends, the handlers
+    after it go on the stack below its frames, as fresh frames that return nothing."""
+    procs = rt.program.procs
+    for i, name in enumerate(handlers):
+        code = procs[name]
+        try:
+            (code.straight or code.direct)(rt, list(args))
+        except Suspend as suspended:
+            suspended.frames[-1][3] = 0  # the handler's own frame: what it returns is dropped
+            for later in handlers[i + 1:]:
+                pad = procs[later].nlocals - len(args)
+                suspended.frames.append([later, 0, list(args) + [None] * pad if pad > 0 else list(args), 0])
+            raise
+        if rt.state.result is not None:
+            raise GameEnded
+
+
+def call_by_value(rt: Runtime, target: Any, args: list) -> Any:
+    """A CALL step whose procedure is worked out as it runs (a card's script): its function."""
+    code = rt.program.procs[target]
+    return (code.straight or code.direct)(rt, args)
+
+
+def too_deep(name: str) -> None:
+    raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{name}`?)")
+
+
+def choose(rt: Runtime, args: tuple) -> Any:
     player, options, prompt, optional = args
     if not isinstance(options, tuple):
         raise ScriptError(f"choose() needs a list of options, got {options!r}")
@@ -432,10 +461,10 @@ def _choose(rt: Runtime, args: tuple) -> Any:
         return options[0]
     rt.state.pending = {"player": rt.seat_of(player), "options": options, "prompt": prompt,
                         "optional": bool(optional)}
-    return _WAIT
+    return WAIT
 
 
-def _chance(rt: Runtime, prim, args: tuple) -> Any:
+def chance(rt: Runtime, prim, args: tuple) -> Any:
     st = rt.state
     if st.forced:
         value = st.forced.pop(0)
@@ -448,7 +477,7 @@ def _chance(rt: Runtime, prim, args: tuple) -> Any:
         outcomes = chance_outcomes(rt, prim.name, args)
         if outcomes:
             st.pending = {"player": -1, "options": outcomes, "prompt": prim.name, "optional": False}
-            return _WAIT
+            return WAIT
     return prim.impl(rt, *args)
 
 
