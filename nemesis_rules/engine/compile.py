@@ -655,8 +655,10 @@ def _fn(c: Compiler, f: ast.FnDef, modifiers: list[ast.ModifierDef], static: boo
         first = _first_source(c, ident, f, static) if source is not None else None
         if first is not None:
             c.gen.define(first)
+            c.gen.define(_first_source(c, ident, f, static, any_item=True))
         else:
             c.gen.ns[f"{ident}_first"] = lambda rt, *args: REGISTRY["first"].impl(rt, direct(rt, *args))
+            c.gen.ns[f"{ident}_any"] = lambda rt, *args: len(direct(rt, *args)) != 0
     return lambda rt, args: direct(rt, *args)
 
 
@@ -694,15 +696,19 @@ def _fn_source(c: Compiler, ident: str, f: ast.FnDef, modifiers: list[ast.Modifi
              "    if rt.exposed:  # any change forgets every result: who read what is not needed (vm.Runtime)",
              *("    " + x for x in result), "        rt.memo[_key] = _r", "        return _r",
              "    _outer = rt.reads", "    rt.reads = _d = []", "    try:", *("    " + x for x in result),
-             "    finally:", "        rt.reads = _outer", "    rt.remember(_key, _r, _d)",
+             "    finally:", "        rt.reads = _outer",
+             "    rt.memo[_key] = _r  # rt.remember(_key, _r, _d), in line: one call in five is a miss",
+             "    _rd = rt.readers", "    for _k in _d:", "        _g = _rd.get(_k)", "        if _g is None:",
+             "            _rd[_k] = {_key}", "        else:", "            _g.add(_key)",
              "    if _outer is not None:", "        _outer.append(_key)", "    return _r", ""]
     return "\n".join(lines)
 
 
-def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | None:
+def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool, any_item: bool = False) -> str | None:
     """`first(f(...))` for a function that is one comprehension: its remembered value if there
     is one, else the comprehension's first item, without making the rest (a function reads and
-    changes nothing, so only the work done differs)."""
+    changes nothing, so only the work done differs). `any_item`: whether it has an item at all
+    (`{ident}_any`, what an action's availability asks of a parameter's domain)."""
     parts = c.gen.first_parts(f.expr, CodeBuilder(c, "<expr>", f.params, f.expr.span), f.params)
     if parts is None:
         return None
@@ -713,11 +719,11 @@ def _first_source(c: Compiler, ident: str, f: ast.FnDef, static: bool) -> str | 
            "        _r = _MISS", "    if _r is not _MISS:"]
     if not static:  # a caller being computed reads the whole result, or what is read here
         hit += ["        if rt.reads is not None:", f"            rt.reads.append({key})"]
-    hit += ["        return _r[0] if _r else None"]
-    lines = [f"def {ident}_first(rt{', ' if params else ''}{params}):", *hit,
+    hit += ["        return len(_r) != 0" if any_item else "        return _r[0] if _r else None"]
+    lines = [f"def {ident}_{'any' if any_item else 'first'}(rt{', ' if params else ''}{params}):", *hit,
              "    _work[0] += 10", "    if _work[0] > _limits.MAX_WORK:", "        _charge(0)",
-             f"    for {var} in _as_list({items}):", f"        if {cond or 'True'}:", f"            return {elt}",
-             "    return None", ""]
+             f"    for {var} in _as_list({items}):", f"        if {cond or 'True'}:",
+             f"            return {'True' if any_item else elt}", f"    return {'False' if any_item else 'None'}", ""]
     return "\n".join(lines)
 
 
@@ -854,8 +860,8 @@ def _all_available(c: Compiler, comp):
         a = d.value
         later = {p.name for p in a.params}
         tests = [a.when] if a.when is not None else []
-        tests += [p.domain for p in a.params if not (_names_in(p.domain) & later)]
         parts = [c.body_source((a.actor,), e) for e in tests]
+        parts += [_any_source(c, (a.actor,), p.domain) for p in a.params if not (_names_in(p.domain) & later)]
         if can_pay is not None:
             cost = c.body_source((a.actor,), a.cost) if a.cost is not None else "0"
             parts.append(f"{can_pay}(rt, _a0, {cost})" if cost is not None else None)
@@ -866,6 +872,17 @@ def _all_available(c: Compiler, comp):
     lines += ["    return tuple(_out)", ""]
     c.gen.define("\n".join(lines))
     return c.gen.ns.pop("_available_actions")
+
+
+def _any_source(c: Compiler, params: tuple[str, ...], domain: ast.Expr) -> str | None:
+    """Whether a parameter's domain has an item: a function that is one comprehension stops at its
+    first item (`_first_source`); any other domain is made whole."""
+    if (isinstance(domain, ast.Call) and isinstance(domain.func, ast.Name) and not domain.kwargs
+            and domain.func.id in c.names.first_fns):
+        args = [c.body_source(params, x) for x in domain.args]
+        if None not in args:
+            return f"{c.gen.fn_ident(domain.func.id)}_any(rt{''.join(', ' + x for x in args)})"
+    return c.body_source(params, domain)
 
 
 def _availability(c: Compiler, a: ast.ActionDef):

@@ -151,9 +151,11 @@ class Runtime:
             raise ScriptError(f"{to!r} is not a zone")
         self.state.known.pop(e, None)  # where it goes, nobody has looked at it yet
         old = ent[E_ZONE]
-        self.changed(e)
-        self.changed(old)
-        self.changed(to)
+        readers = self.readers
+        if self.exposed or e in readers or old in readers or to in readers:  # else nothing read them
+            self.changed(e)
+            self.changed(old)
+            self.changed(to)
         if old is not None:
             zones[old].remove(e)
         if bottom:
