@@ -487,6 +487,19 @@ def test_procedures_nested_too_deep_stop_at_the_call_in_either_form(tmp_path: Pa
     assert len(game.state.stack) + 1 <= 200
 
 
+def test_an_action_is_available_when_its_domain_has_an_item_even_a_falsy_one(tmp_path: Path) -> None:
+    """compile.py `_any_source`: availability stops at a domain's first item, and a first item
+    of 0 or none still counts; an empty domain does not."""
+    script = ("fn zeros(p) = [x for x in [0, 1] if x < 1]\nfn nones(p) = [x for x in [none] if true]\n"
+              "fn empty(p) = [x for x in [1, 2] if x > 5]\n"
+              "action pick_zero(who, n in zeros(who)):\n    log(\"zero\", n=n)\n"
+              "action pick_none(who, n in nones(who)):\n    log(\"none\")\n"
+              "action pick_empty(who, n in empty(who)):\n    log(\"empty\")\n"
+              "proc main():\n    let p = player_at(0)\n    let a = choose(p, actions(p))\n    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert [o.value for o in game.decision.options] == ["pick_zero", "pick_none"]
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")
