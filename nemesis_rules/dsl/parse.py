@@ -33,7 +33,7 @@ from lark.indenter import DedentError, Indenter
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span
 from nemesis_rules.engine import limits
-from nemesis_rules.paths import grammar_file
+from nemesis_rules.paths import grammar_file, grammar_tables_file
 
 MAX_SOURCE_CHARS = 2_000_000
 
@@ -75,13 +75,17 @@ _OPTIONS = {"parser": "lalr", "start": ["start", "body"], "propagate_positions":
 @functools.cache
 def parser() -> Lark:
     """The grammar's LALR parser. Building its tables takes longer than parsing a whole module,
-    so they are kept in the cache folder (ruleset/cache.py; off with the cache), found by the
-    grammar, this file, the options and Lark's and Python's versions."""
+    so they ship with the package (grammar/nemesis.tables, made by tools/gen_grammar_tables.py
+    and used while its key, `tables_key`, matches) and are otherwise kept in the cache folder
+    (ruleset/cache.py; off with the cache), found by the grammar, this file, the options and
+    Lark's and Python's versions. A missing, stale or unreadable copy is built anew."""
     text = grammar_file().read_text(encoding="utf-8")
+    shipped = _shipped_tables(text)
+    if shipped is not None:
+        return shipped
     path = _tables_path(text)
     if path is not None:
-        with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-                                 TypeError, ValueError, KeyError, IndexError):
+        with contextlib.suppress(*_UNREADABLE):
             return Lark.load(io.BytesIO(path.read_bytes()))
     built = Lark(text, postlex=_Indenter(), **_OPTIONS)
     if path is not None:
@@ -89,6 +93,58 @@ def parser() -> Lark:
 
         keep(path, built, _saved)
     return built
+
+
+_UNREADABLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError,
+               KeyError, IndexError, LarkError)
+_TABLES_HEADER = b"nemesis-rules grammar tables "
+
+
+def tables_key(grammar: str) -> str:
+    """What the shipped tables were made from: the grammar, the parser's options and Lark's
+    version (the tables are plain data, so Python's version does not matter)."""
+    return hashlib.sha256(f"{grammar}\0{_OPTIONS}\0lark {lark.__version__}".encode()).hexdigest()
+
+
+def shipped_tables(grammar: str) -> bytes:
+    """The content of grammar/nemesis.tables for this grammar, this Lark and these options:
+    a header line with the key and Lark's version, then `Lark.save`'s pickle without the
+    postlexer (given again at load)."""
+    out = io.BytesIO()
+    Lark(grammar, postlex=_Indenter(), **_OPTIONS).save(out, exclude_options={"postlex"})
+    return _TABLES_HEADER + f"{tables_key(grammar)} lark {lark.__version__}\n".encode() + out.getvalue()
+
+
+def shipped_tables_problem(grammar: str, path: Path | None = None) -> str:
+    """Why the shipped tables at `path` (default: grammar/nemesis.tables) are not used for
+    `grammar`: an empty string when they are fresh."""
+    path = path or grammar_tables_file()
+    try:
+        with path.open("rb") as f:
+            header = f.readline()
+    except OSError as err:
+        return f"cannot read {path.name}: {err.strerror or err}"
+    if not header.startswith(_TABLES_HEADER):
+        return f"{path.name} is not a tables file"
+    key, _, made_with = header[len(_TABLES_HEADER):].decode("ascii", "replace").strip().partition(" lark ")
+    if key == tables_key(grammar):
+        return ""
+    if made_with != lark.__version__:
+        return f"{path.name} was made with lark {made_with}; this is lark {lark.__version__}"
+    return f"{path.name} was made from another grammar or other options"
+
+
+def _shipped_tables(grammar: str) -> Lark | None:
+    try:
+        data = grammar_tables_file().read_bytes()
+    except OSError:
+        return None
+    header, _, saved = data.partition(b"\n")
+    if header != _TABLES_HEADER + f"{tables_key(grammar)} lark {lark.__version__}".encode():
+        return None
+    with contextlib.suppress(*_UNREADABLE):
+        return Lark.__new__(Lark)._load(io.BytesIO(saved), postlex=_Indenter())
+    return None
 
 
 def _tables_path(grammar: str) -> Path | None:
