@@ -18,6 +18,11 @@ def grammar_file() -> Path:
     return _find("grammar") / "nemesis.lark"
 
 
+def grammar_tables_file() -> Path:
+    """The grammar's parser tables, made by tools/gen_grammar_tables.py (dsl/parse.py `parser`)."""
+    return _find("grammar") / "nemesis.tables"
+
+
 def rulesets_dir() -> Path:
     return _find("rulesets")
 

@@ -113,6 +113,7 @@ def test_the_grammar_tables_are_kept_and_a_broken_copy_is_built_anew(cache, monk
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(parse, "Lark", Counting)
+    monkeypatch.setattr(parse, "grammar_tables_file", lambda: cache.parent / "no such tables")  # none shipped
     text = (ROOT / "rulesets" / "nemesis_core" / "rules" / "movement.nem").read_text(encoding="utf-8")
     tables = cache.parent / "grammar"
     try:
@@ -132,5 +133,54 @@ def test_the_grammar_tables_are_kept_and_a_broken_copy_is_built_anew(cache, monk
         parse.parser.cache_clear()
         assert parse.parse_module(text, "movement.nem") == first and built == [1, 1, 1]
         assert not list(tables.iterdir())
+    finally:
+        parse.parser.cache_clear()
+
+
+def test_the_shipped_grammar_tables_are_fresh():
+    """grammar/nemesis.tables matches the grammar and the parser's options (tools/
+    gen_grammar_tables.py writes it), so a process with no cache folder builds no tables."""
+    import lark
+
+    from nemesis_rules.dsl import parse
+
+    grammar = parse.grammar_file().read_text(encoding="utf-8")
+    problem = parse.shipped_tables_problem(grammar)
+    if problem and f"this is lark {lark.__version__}" in problem:
+        pytest.skip(problem)  # another lark: the parser builds its own tables (a slower start)
+    assert not problem, f"{problem}: run python tools/gen_grammar_tables.py"
+    assert parse._shipped_tables(grammar) is not None
+
+
+@pytest.mark.parametrize("content", [b"", b"not tables", b"nemesis-rules grammar tables 00 lark 0\nxx", "right header"])
+def test_stale_or_broken_shipped_tables_are_built_anew(content, tmp_path, monkeypatch):
+    """A missing, stale or unreadable grammar/nemesis.tables costs time, never a wrong parse."""
+    from lark import Lark
+
+    from nemesis_rules.dsl import parse
+
+    grammar = parse.grammar_file().read_text(encoding="utf-8")
+    if content == "right header":
+        content = parse.shipped_tables(grammar).partition(b"\n")[0] + b"\nnot a pickle"
+    tables = tmp_path / "nemesis.tables"
+    tables.write_bytes(content)
+    built: list[int] = []
+
+    class Counting(Lark):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setenv("NEMESIS_CACHE_DIR", "off")
+    monkeypatch.setattr(parse, "Lark", Counting)
+    text = (ROOT / "rulesets" / "nemesis_core" / "rules" / "movement.nem").read_text(encoding="utf-8")
+    try:
+        parse.parser.cache_clear()
+        shipped = parse.parse_module(text, "movement.nem")
+        assert built == []
+        monkeypatch.setattr(parse, "grammar_tables_file", lambda: tables)
+        assert parse.shipped_tables_problem(grammar, tables) or content.endswith(b"not a pickle")
+        parse.parser.cache_clear()
+        assert parse.parse_module(text, "movement.nem") == shipped and built == [1]
     finally:
         parse.parser.cache_clear()

@@ -1,4 +1,4 @@
-"""Text to AST: Lark's LALR parser (built once per process) and a Transformer to attrs nodes.
+"""Text to AST: Lark's LALR parser (built once per process) building attrs nodes as it reduces.
 
 `parse_module` and `parse_body` never raise on bad input: they return the AST (or None) and a
 list of diagnostics. When a file has a syntax error, each top-level declaration is parsed on its
@@ -15,11 +15,12 @@ import io
 import pickle
 import re
 import sys
+import threading
 from pathlib import Path
 
 import attrs
 import lark
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token
 from lark.exceptions import (
     LarkError,
     UnexpectedCharacters,
@@ -29,11 +30,12 @@ from lark.exceptions import (
     VisitError,
 )
 from lark.indenter import DedentError, Indenter
+from lark.parse_tree_builder import maybe_create_child_filter
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span
 from nemesis_rules.engine import limits
-from nemesis_rules.paths import grammar_file
+from nemesis_rules.paths import grammar_file, grammar_tables_file
 
 MAX_SOURCE_CHARS = 2_000_000
 
@@ -75,13 +77,21 @@ _OPTIONS = {"parser": "lalr", "start": ["start", "body"], "propagate_positions":
 @functools.cache
 def parser() -> Lark:
     """The grammar's LALR parser. Building its tables takes longer than parsing a whole module,
-    so they are kept in the cache folder (ruleset/cache.py; off with the cache), found by the
-    grammar, this file, the options and Lark's and Python's versions."""
+    so they ship with the package (grammar/nemesis.tables, made by tools/gen_grammar_tables.py
+    and used while its key, `tables_key`, matches) and are otherwise kept in the cache folder
+    (ruleset/cache.py; off with the cache), found by the grammar, this file, the options and
+    Lark's and Python's versions. A missing, stale or unreadable copy is built anew."""
+    return _building_ast(_tables())
+
+
+def _tables() -> Lark:
     text = grammar_file().read_text(encoding="utf-8")
+    shipped = _shipped_tables(text)
+    if shipped is not None:
+        return shipped
     path = _tables_path(text)
     if path is not None:
-        with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-                                 TypeError, ValueError, KeyError, IndexError):
+        with contextlib.suppress(*_UNREADABLE):
             return Lark.load(io.BytesIO(path.read_bytes()))
     built = Lark(text, postlex=_Indenter(), **_OPTIONS)
     if path is not None:
@@ -89,6 +99,58 @@ def parser() -> Lark:
 
         keep(path, built, _saved)
     return built
+
+
+_UNREADABLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError,
+               KeyError, IndexError, LarkError)
+_TABLES_HEADER = b"nemesis-rules grammar tables "
+
+
+def tables_key(grammar: str) -> str:
+    """What the shipped tables were made from: the grammar, the parser's options and Lark's
+    version (the tables are plain data, so Python's version does not matter)."""
+    return hashlib.sha256(f"{grammar}\0{_OPTIONS}\0lark {lark.__version__}".encode()).hexdigest()
+
+
+def shipped_tables(grammar: str) -> bytes:
+    """The content of grammar/nemesis.tables for this grammar, this Lark and these options:
+    a header line with the key and Lark's version, then `Lark.save`'s pickle without the
+    postlexer (given again at load)."""
+    out = io.BytesIO()
+    Lark(grammar, postlex=_Indenter(), **_OPTIONS).save(out, exclude_options={"postlex"})
+    return _TABLES_HEADER + f"{tables_key(grammar)} lark {lark.__version__}\n".encode() + out.getvalue()
+
+
+def shipped_tables_problem(grammar: str, path: Path | None = None) -> str:
+    """Why the shipped tables at `path` (default: grammar/nemesis.tables) are not used for
+    `grammar`: an empty string when they are fresh."""
+    path = path or grammar_tables_file()
+    try:
+        with path.open("rb") as f:
+            header = f.readline()
+    except OSError as err:
+        return f"cannot read {path.name}: {err.strerror or err}"
+    if not header.startswith(_TABLES_HEADER):
+        return f"{path.name} is not a tables file"
+    key, _, made_with = header[len(_TABLES_HEADER):].decode("ascii", "replace").strip().partition(" lark ")
+    if key == tables_key(grammar):
+        return ""
+    if made_with != lark.__version__:
+        return f"{path.name} was made with lark {made_with}; this is lark {lark.__version__}"
+    return f"{path.name} was made from another grammar or other options"
+
+
+def _shipped_tables(grammar: str) -> Lark | None:
+    try:
+        data = grammar_tables_file().read_bytes()
+    except OSError:
+        return None
+    header, _, saved = data.partition(b"\n")
+    if header != _TABLES_HEADER + f"{tables_key(grammar)} lark {lark.__version__}".encode():
+        return None
+    with contextlib.suppress(*_UNREADABLE):
+        return Lark.__new__(Lark)._load(io.BytesIO(saved), postlex=_Indenter())
+    return None
 
 
 def _tables_path(grammar: str) -> Path | None:
@@ -116,13 +178,6 @@ class SyntaxProblem(Exception):
         self.diagnostic = Diagnostic(code, message, span, help=help)
 
 
-def _span_of(file: str, meta, line_offset: int, col_offset: int) -> Span:
-    if getattr(meta, "empty", True):
-        return Span(file, 1 + line_offset, 1, 1 + line_offset, 1)
-    span = Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
-    return span.shifted(line_offset, col_offset) if (line_offset or col_offset) else span
-
-
 def _names(tree_or_none) -> tuple[str, ...]:
     return tuple(tree_or_none) if tree_or_none else ()
 
@@ -131,16 +186,20 @@ def _unescape(raw: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m[1], m[1]), raw[1:-1])
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):
-    """Turns Lark's tree into attrs nodes; each method is named after its grammar rule."""
+class _ToAst:
+    """Builds the attrs nodes; each method is named after its grammar rule (or alias) and called
+    as the parser reduces it, with the rule's place (`_Node` bounds, None when it covers no
+    text) and its children, as a Lark Transformer with `v_args(meta=True)` would be."""
 
     def __init__(self, file: str, line_offset: int = 0, col_offset: int = 0) -> None:
-        super().__init__()
         self.file, self.line_offset, self.col_offset = file, line_offset, col_offset
 
-    def _s(self, meta) -> Span:
-        return _span_of(self.file, meta, self.line_offset, self.col_offset)
+    def _s(self, meta: tuple[int, int, int, int] | None) -> Span:
+        if meta is None:
+            return Span(self.file, 1 + self.line_offset, 1, 1 + self.line_offset, 1)
+        line, column, end_line, end_column = meta
+        return Span(self.file, line + self.line_offset, column + self.col_offset,
+                    end_line + self.line_offset, end_column + self.col_offset)
 
     # -- files --
     def start(self, meta, children):
@@ -371,6 +430,90 @@ class _ToAst(Transformer):
         return ast.NoneLit(span=self._s(meta))
 
 
+# ---- the AST built as the parser reduces ----
+class _Node:
+    """A rule's result on the parser's stack: its value and the text it covers, its brackets and
+    keywords included (Lark's "container", as `propagate_positions` computes it; None when it
+    covers none); `children` for a rule that is inlined into its parent (`_rule`, `x*`)."""
+
+    __slots__ = ("value", "children", "line", "column", "end_line", "end_column")
+
+
+class _Building(threading.local):
+    """The parse under way in this thread: its `_ToAst` and the first error one of its methods raised."""
+
+    to_ast: _ToAst | None = None
+    error: tuple[str, Exception] | None = None
+
+
+_BUILDING = _Building()
+
+
+def _building_ast(built: Lark) -> Lark:
+    """`built`, whose parser now calls `_ToAst`'s methods as it reduces (`_callback`) instead of
+    building Lark's tree, which a Transformer would then walk: no tree, no second pass, and
+    each node's place found once. The spans are those Lark's `propagate_positions` gives."""
+    callbacks = built.parser.parser.parser.callbacks
+    for rule in list(callbacks):
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        empty = rule.options.empty_indices if _OPTIONS["maybe_placeholders"] else None
+        make_filter = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False, empty)
+        callbacks[rule] = _callback(
+            str(name), getattr(_ToAst, name, None),
+            make_filter(_same) if make_filter is not None else None,
+            bool(rule.options.expand1 and not rule.alias), len(rule.expansion),
+        )
+    return built
+
+
+def _same(children: list) -> list:
+    return children
+
+
+def _callback(name: str, method, child_filter, expand_single: bool, size: int):
+    if expand_single and size == 1 and child_filter is None:
+        return _only_child  # `?sum: term`: the child, which covers exactly this rule's text
+    inlined = name.startswith("_")
+
+    def reduce(children: list):
+        for first in children:  # the first _Node that covers text, or token, and the last one
+            if first is not None and first.line is not None:
+                for last in reversed(children):
+                    if last is not None and last.line is not None:
+                        break
+                line, column, end_line, end_column = first.line, first.column, last.end_line, last.end_column
+                break
+        else:
+            line = column = end_line = end_column = None
+        kept = child_filter(children) if child_filter is not None else children
+        if expand_single and len(kept) == 1:  # `?atom: "(" expr ")"`: the child, covering this text
+            only = kept[0]
+            if line is not None and type(only) is _Node:
+                only.line, only.column, only.end_line, only.end_column = line, column, end_line, end_column
+            return only
+        node = _Node()
+        node.line, node.column, node.end_line, node.end_column = line, column, end_line, end_column
+        if inlined:
+            node.children = kept
+            return node
+        try:
+            if method is None:
+                raise LarkError(f"no method for the grammar's rule {name}")
+            meta = None if line is None else (line, column, end_line, end_column)
+            node.value = method(_BUILDING.to_ast, meta, [c.value if type(c) is _Node else c for c in kept])
+        except Exception as err:  # the first one is raised once the text has parsed, as a Transformer would
+            if _BUILDING.error is None:
+                _BUILDING.error = (name, err)
+            node.value = None
+        return node
+
+    return reduce
+
+
+def _only_child(children: list):
+    return children[0]
+
+
 # ---- errors to diagnostics ----
 def _describe(token_type: str) -> str:
     if token_type in TOKEN_NAMES:
@@ -432,8 +575,20 @@ def _at_end(file: str, text: str, line_offset: int, expected) -> Diagnostic:
 
 
 def _run(text: str, start: str, file: str, line_offset: int, col_offset: int):
-    tree = parser().parse(text, start=start)
-    return _ToAst(file, line_offset, col_offset).transform(tree)
+    """The AST of `text`. A syntax error is raised first; else a problem a node's method found
+    (the first in the order a Transformer would meet it, children before their parent) as a
+    VisitError."""
+    building = _BUILDING
+    before = building.to_ast, building.error
+    building.to_ast, building.error = _ToAst(file, line_offset, col_offset), None
+    try:
+        top = parser().parse(text, start=start)
+        error = building.error
+    finally:
+        building.to_ast, building.error = before
+    if error is not None:
+        raise VisitError(error[0], None, error[1])
+    return top.value
 
 
 def _parse_or_diagnose(text: str, start: str, file: str, line_offset: int, col_offset: int):
