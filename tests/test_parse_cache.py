@@ -177,7 +177,8 @@ def test_stale_or_broken_shipped_tables_are_built_anew(content, tmp_path, monkey
     try:
         parse.parser.cache_clear()
         shipped = parse.parse_module(text, "movement.nem")
-        assert built == []
+        assert built == ([] if not parse.shipped_tables_problem(grammar) else [1])  # another lark builds its own
+        built.clear()
         monkeypatch.setattr(parse, "grammar_tables_file", lambda: tables)
         assert parse.shipped_tables_problem(grammar, tables) or content.endswith(b"not a pickle")
         parse.parser.cache_clear()
