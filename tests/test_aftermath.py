@@ -94,6 +94,20 @@ def test_many_games_in_every_mode_keep_every_property(rules, mode):
 
 # ------------------------------------------------------------------ the Epilogue continues a finished game
 
+def test_heuristic_bots_read_a_known_turret_status_on_their_view(rules):
+    """A turret's status stack lies on the board (a public zone): once its top token is revealed, a
+    seat's view shows it, so the bot's hints can ask whether Demolition may destroy the turret.
+    With a hidden zone the view showed a placeholder and this game's hint failed (seed 5)."""
+    from nemesis_rules.cli.bench import random_game
+
+    game = random_game(rules, 4, 5, kind="heuristic")
+    assert game.over
+    turrets = [t for t, e in game.state.entities.items() if e[0] == "turret" and e[2].get("status_known")]
+    for t in turrets:
+        top = game.state.zones[f"turret_status@{t}"][0]
+        assert all(top in game.view(seat)["entities"] for seat in range(4))
+
+
 def test_epilogue_needs_a_finished_game(rules):
     with pytest.raises(RulesError, match="continues a finished game"):
         Game.new(rules, players=2, seed=1, mode="epilogue", **OPTIONS)
