@@ -201,8 +201,10 @@ class Runtime:
             if not clamp:
                 raise ScriptError(f"counter `{name}` would be {value}, outside {lo}..{hi}")
             value = max(lo, min(hi, value))
-        self.state.counters[name] = value
-        self.changed(name)
+        counters = self.state.counters
+        if counters.get(name) != value:  # the same value changes nothing a function or a view reads
+            counters[name] = value
+            self.changed(name)
 
     def add_log(self, message: str, to, args: dict) -> None:
         if to is None:
