@@ -138,7 +138,7 @@ def _source(code: Code, ident: str, gen, waits: bool) -> str:
         lines += _run(code, start, starts, gen)
     if waits:
         emits = gen.constant(frozenset(pc for pc, op in enumerate(ops) if op[0] == EMIT))
-        lines += ["    except _Suspend as _s:  # an event's handlers ran: this frame goes on after the event",
+        lines += ["    except _Suspend as _s:  # this frame goes on at its call, or after its event",
                   f"        _s.frames.append([{name}, _i + 1 if _i in {emits} else _i, L, 1])", "        raise"]
     lines += ["    except BaseException as _e:", "        if not hasattr(_e, 'nemesis_where'):",
               f"            _e.nemesis_where = ({name}, _i)", "        raise"]
