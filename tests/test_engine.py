@@ -474,6 +474,17 @@ def test_a_called_procedure_suspends_with_the_frames_the_step_loop_would_have_ma
         assert twin.log[-1]["args"] == {"r": 25} and twin.result == {"reason": "done", "winners": (0,)}
 
 
+def test_a_handler_that_ends_the_game_stops_the_event_and_its_caller(tmp_path: Path) -> None:
+    """vm.emit: the handlers after the one that ended the game do not run, nor does the rest of
+    the procedure that announced the event, called as a function or stepped by the interpreter."""
+    script = ("event ping(p)\n\nproc main():\n    let p = player_at(0)\n    announce(p)\n    log(\"main_goes_on\")\n\n"
+              "proc announce(p):\n    emit ping(p)\n    log(\"announce_goes_on\")\n\n"
+              "on ping(p):\n    log(\"first\")\n\non ping(p):\n    end_game(\"done\", [p])\n\n"
+              "on ping(p):\n    log(\"third\")\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    assert [e["msg"] for e in game.log] == ["first"] and game.result == {"reason": "done", "winners": (0,)}
+
+
 def test_procedures_nested_too_deep_stop_at_the_call_in_either_form(tmp_path: Path) -> None:
     """Frames on the stack and procedures running as functions count together: a recursion that
     decides on its way down stops at the limit as one that never decides does."""
