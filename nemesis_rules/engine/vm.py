@@ -112,6 +112,12 @@ class Runtime:
         except (KeyError, TypeError):
             raise ScriptError(f"{e!r} is not an entity") from None
 
+    def component_of(self, e) -> str:
+        try:  # read only: no copy of a record a clone shares
+            return read_record(self.state.entities, e)[E_COMP]
+        except (KeyError, TypeError):
+            raise ScriptError(f"{e!r} is not an entity") from None
+
     def get_attr(self, e, name: str) -> Any:
         try:  # self.entity(e), inline and read only (no copy of a record a clone shares)
             ent = read_record(self.state.entities, e)
@@ -252,14 +258,14 @@ class Runtime:
 
     def call_fn_script(self, e, field: str, args: list):
         """Evaluate an entity's expression field (`functions:` of its kind) with `this` = e."""
-        name = f"{self.entity(e)[E_COMP]}.{field}"
+        name = f"{self.component_of(e)}.{field}"
         fn = self.program.fns.get(name)
         if fn is None:
             raise ScriptError(f"{e} has no script `{field}`")
         return fn(self, [e, *args])
 
     def script_target(self, e, script: str) -> str:
-        name = f"{self.entity(e)[E_COMP]}.{script}"
+        name = f"{self.component_of(e)}.{script}"
         if name not in self.program.procs:
             raise ScriptError(f"{e} has no script `{script}`")
         return name
