@@ -90,7 +90,7 @@ class ScriptError(Exception):
     """A primitive met a value it cannot work with; the interpreter adds file and line."""
 
 
-def _entity(rt, e) -> list:
+def entity_record(rt, e) -> list:
     """An entity's record, to read only (`state.read_record`); `rt.entity(e)` to change it."""
     try:
         return read_record(rt.state.entities, e)
@@ -221,7 +221,7 @@ def conceal(rt, what):
            doc="Let everyone see a face-up entity wherever it lies, even in a zone only its owner sees.",
            phrase="show {what} to everyone")
 def make_public(rt, what):
-    _entity(rt, what)
+    entity_record(rt, what)
     if what not in rt.state.public:
         rt.state.public.append(what)
 
@@ -239,7 +239,7 @@ def make_private(rt, what):
                "until it moves or its zone is shuffled.",
            phrase="{player} secretly looks at {what}")
 def peek(rt, player, what):
-    _entity(rt, what)
+    entity_record(rt, what)
     seats = rt.state.known.setdefault(what, [])
     seat = rt.seat_of(player)
     if seat not in seats:
@@ -295,7 +295,7 @@ def owner(rt, zone):
            doc="Whether an entity's component defines the named script field (or expression field).",
            phrase="{what} has the script {script}")
 def has_script(rt, what, script):
-    name = f"{_entity(rt, what)[E_COMP]}.{script}"
+    name = f"{entity_record(rt, what)[E_COMP]}.{script}"
     return name in rt.program.procs or name in rt.program.fns
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.engine import limits, rng
 from nemesis_rules.engine.limits import MAX_CHANCE_OUTCOMES, MAX_MADE, LimitError
-from nemesis_rules.engine.primitives import MADE_KEY, ScriptError
+from nemesis_rules.engine.primitives import MADE_KEY, ScriptError, entity_record
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -109,12 +109,6 @@ class Runtime:
     def entity(self, e) -> list:
         try:
             return self.state.entities[e]
-        except (KeyError, TypeError):
-            raise ScriptError(f"{e!r} is not an entity") from None
-
-    def component_of(self, e) -> str:
-        try:  # read only: no copy of a record a clone shares
-            return read_record(self.state.entities, e)[E_COMP]
         except (KeyError, TypeError):
             raise ScriptError(f"{e!r} is not an entity") from None
 
@@ -258,14 +252,14 @@ class Runtime:
 
     def call_fn_script(self, e, field: str, args: list):
         """Evaluate an entity's expression field (`functions:` of its kind) with `this` = e."""
-        name = f"{self.component_of(e)}.{field}"
+        name = f"{entity_record(self, e)[E_COMP]}.{field}"  # read only: no copy of a shared record
         fn = self.program.fns.get(name)
         if fn is None:
             raise ScriptError(f"{e} has no script `{field}`")
         return fn(self, [e, *args])
 
     def script_target(self, e, script: str) -> str:
-        name = f"{self.component_of(e)}.{script}"
+        name = f"{entity_record(self, e)[E_COMP]}.{script}"
         if name not in self.program.procs:
             raise ScriptError(f"{e} has no script `{script}`")
         return name
