@@ -10,6 +10,8 @@ It runs once per load, never while playing.
 
 from __future__ import annotations
 
+from itertools import chain, compress, count, repeat
+from operator import is_, is_not, itemgetter
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError, brief
@@ -247,19 +249,24 @@ def _check_compact_zones(program: Program, zones: Any, base: savefmt.Layout, ids
     need("zones", zones, dict, "an object")
     n0 = len(base.ids)
     own = {f"{z}@{ids[i]}" for i in range(n0, len(ids)) for z in program.kind_zones.get(kinds[i], ())}
-    listed: list[int] = []
-    for name, numbers in zones.items():
-        if name not in base.zones and name not in own:
-            raise fail("zones", f"no such zone {brief(name)}")
-        need(f"zones.{name}", numbers, list, "a list of entity numbers")
-        if numbers and not (set(map(type, numbers)) == {int} and 0 <= min(numbers) and max(numbers) < len(ids)):
-            raise fail(f"zones.{name}", f"expected entity numbers from 0 to {len(ids) - 1}")
-        listed += numbers
+    # in bulk first (C loops over every number); zone by zone only to name a fault
+    lists = list(zones.values())
+    listed = list(chain.from_iterable(lists)) if set(map(type, lists)) <= {list} else None
+    if (listed is None or not (base.zone_set.issuperset(zones) or all(n in base.zone_set or n in own for n in zones))
+            or listed and not (set(map(type, listed)) == {int} and 0 <= min(listed) and max(listed) < len(ids))):
+        listed = []
+        for name, numbers in zones.items():
+            if name not in base.zones and name not in own:
+                raise fail("zones", f"no such zone {brief(name)}")
+            need(f"zones.{name}", numbers, list, "a list of entity numbers")
+            if numbers and not (set(map(type, numbers)) == {int} and 0 <= min(numbers) and max(numbers) < len(ids)):
+                raise fail(f"zones.{name}", f"expected entity numbers from 0 to {len(ids) - 1}")
+            listed += numbers
     if len(set(listed)) != len(listed):
         twice = next(i for i in listed if listed.count(i) > 1)
         raise fail(f"entity `{ids[twice]}`", "lies in two zones")
     # an entity listed here must not still lie where setup put it, in a zone the save leaves alone
-    first = base.first_zones + [None] * (len(ids) - n0)
+    first = base.first_zones if len(ids) == n0 else base.first_zones + [None] * (len(ids) - n0)
     if stray := sorted(z for z in set(map(first.__getitem__, listed)) if z is not None and z not in zones):
         i = next(i for i in listed if first[i] == stray[0])
         raise fail(f"entity `{ids[i]}`", f"lies in both {stray[0]} and another zone")
@@ -326,8 +333,27 @@ _PLAIN = frozenset({str, bool, type(None)})  # values that need no closer look
 _PLAIN_INT = _PLAIN | {int}
 
 
+_ENTRY = itemgetter("msg", "args", "to")
+
+
 def _check_log(log: Any, players: int) -> None:
     need("log", log, list, "a list")
+    # the common log, checked in bulk (C loops): entries {msg, args, to} with args of plain values
+    # (integers within bounds); `to` looked at where it is not everyone. Any other log is looked
+    # at entry by entry
+    try:
+        if log and set(map(type, log)) == {dict} and set(map(len, log)) == {3}:
+            msgs, args, tos = zip(*map(_ENTRY, log), strict=True)
+            if set(map(type, msgs)) == {str} and set(map(type, args)) == {dict}:
+                values = list(chain.from_iterable(map(dict.values, args)))
+                types = set(map(type, values))
+                ints = list(compress(values, map(is_, map(type, values), repeat(int)))) if int in types else (0,)
+                if types <= _PLAIN_INT and -MAX_INT < min(ints) and max(ints) < MAX_INT:
+                    for i in compress(count(), map(is_not, tos, repeat(None))):
+                        _seats(f"log[{i}].to", tos[i], players)
+                    return
+    except KeyError:
+        pass
     for i, entry in enumerate(log):
         # the common entry, checked without building messages: args of plain values, to everyone
         if (type(entry) is dict and entry.keys() == _LOG_KEYS and type(entry["msg"]) is str
