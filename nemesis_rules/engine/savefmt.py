@@ -20,8 +20,8 @@ the checks then refuse with a message naming the fault.
 
 from __future__ import annotations
 
-from itertools import chain, compress, count, islice, repeat
-from operator import itemgetter, ne
+from itertools import chain, compress, count, repeat
+from operator import ne
 from typing import Any
 
 import attrs
@@ -44,8 +44,6 @@ from nemesis_rules.engine.state import (
 )
 
 FORMAT_VERSION = 3  # 3: the compact save; 2: the full form (still read)
-_zone_of, _comp_of, _kind_of = itemgetter(E_ZONE), itemgetter(E_COMP), itemgetter(E_KIND)
-_face_of, _props_of = itemgetter(E_FACE), itemgetter(E_PROPS)
 _FLAT = {str, int, bool, type(None)}
 FIELDS = ("format", "players", "seed", "options", "ruleset", "made", "zones", "face", "props", "counters",
           "rng", "stack", "pending", "log", "result", "next_id", "forced", "moves", "explicit_chance",
@@ -149,25 +147,41 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
                 return None
             kind, printed, face = program.templates[comp]
             wanted.append([kind, None, printed, face, comp])
-    # one C loop finds the records that differ from setup's (a few hundred of some 700: the moved
-    # ones mostly); the rest is C loops over those, and Python only for the props that changed
-    diff = list(compress(count(), map(ne, values, wanted)))
-    mine, theirs = list(map(values.__getitem__, diff)), list(map(wanted.__getitem__, diff))
-    if list(map(_comp_of, mine)) != list(map(_comp_of, theirs)) or list(map(_kind_of, mine)) != list(map(_kind_of, theirs)):
-        return None
-    face = list(compress(diff, map(ne, map(_face_of, mine), map(_face_of, theirs))))
-    props: list[list] = []
-    for i in compress(diff, map(ne, map(_props_of, mine), map(_props_of, theirs))):
-        now, printed = values[i][E_PROPS], wanted[i][E_PROPS]
-        if not printed.keys() <= now.keys():
-            return None  # a prop deleted by hand
-        props.append([i, {k: v for k, v in now.items() if k not in printed or printed[k] != v}])
-    zones = _zones(program, st, base, index, values, made, list(map(_zone_of, mine)), list(map(_zone_of, theirs)))
+    zones = _zones(program, st, base, index, values, made)
     if zones is None:
         return None
+    # how many fields name a listed zone, less how many entities are listed: setup's count to start
+    out, unlisted = zones
+    # one C loop finds the records that differ from setup's (a few hundred of some 700: the moved
+    # ones mostly); a plain loop looks at those (3.11 runs it faster than a chain of maps)
+    face: list[int] = []
+    props: list[list] = []
+    for i in compress(count(), map(ne, values, wanted)):
+        now, then = values[i], wanted[i]
+        if now[E_COMP] != then[E_COMP] or now[E_KIND] != then[E_KIND]:
+            return None
+        if now[E_FACE] != then[E_FACE]:
+            face.append(i)
+        if now[E_PROPS] != then[E_PROPS]:
+            mine, printed = now[E_PROPS], then[E_PROPS]
+            if not printed.keys() <= mine.keys():
+                return None  # a prop deleted by hand
+            props.append([i, {k: v for k, v in mine.items() if k not in printed or printed[k] != v}])
+        field, first = now[E_ZONE], then[E_ZONE]
+        if field != first:
+            # a field outside the changed zones must name the zone setup put it in (which still
+            # lists it), and an entity in no zone must not lie where setup put it either
+            if field in out:
+                unlisted += 1
+            elif field is not None or first not in out:
+                return None
+            if first in out:
+                unlisted -= 1
+    if unlisted:
+        return None  # a field naming a listed zone that does not list it
     return {
         "format": FORMAT_VERSION, "players": st.players, "seed": st.seed, "options": st.options,
-        "ruleset": st.ruleset, "made": made, "zones": zones, "face": face, "props": props,
+        "ruleset": st.ruleset, "made": made, "zones": out, "face": face, "props": props,
         "counters": st.counters, "rng": st.rng, "stack": st.stack, "pending": st.pending, "log": st.log,
         "result": st.result, "next_id": st.next_id, "forced": st.forced, "moves": st.moves,
         "explicit_chance": st.explicit_chance, "public": st.public, "known": st.known,
@@ -178,11 +192,11 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
 
 
 def _zones(program: Program, st: GameState, base: Layout, index: dict[str, int], values: list[list],
-           made: list[str], fields: list, firsts: list) -> dict[str, list[int]] | None:
-    """The zones that differ from the layout, by entity number; None when the zones and the
-    entities' own zone fields disagree (the compact form keeps only the zones' lists). `fields`
-    and `firsts` are the zone fields, now and at setup, of the records that differ from setup's
-    (every other record's field names its setup zone)."""
+           made: list[str]) -> tuple[dict[str, list[int]], int] | None:
+    """The zones that differ from the layout, by entity number, and how many entities setup puts
+    in them less how many they list now (`compact` counts the moved ones: every field naming a
+    listed zone must be listed there); None when a listed entity's own zone field names another
+    zone (the compact form keeps only the zones' lists)."""
     nz = len(base.zone_names)
     names = base.zone_names
     if made:
@@ -195,32 +209,26 @@ def _zones(program: Program, st: GameState, base: Layout, index: dict[str, int],
         return None  # a zone lost by hand
     if None in members[nz:]:
         return None
+    sizes = base.sizes
+    out: dict[str, list[int]] = {}
+    listed: list[int] = []
+    unmoved = 0
     # the zones that differ from setup's, and those of entities made in play that hold something
-    changed = [*compress(range(nz), map(ne, members, base.members)), *compress(range(nz, len(names)), members[nz:])]
-    lists = list(map(members.__getitem__, changed))
-    cnames = list(map(names.__getitem__, changed))
-    lengths = list(map(len, lists))
-    try:
-        numbers = list(map(index.__getitem__, chain.from_iterable(lists)))
-    except (KeyError, TypeError):
-        return None  # a member that is no entity
-    if list(map(_zone_of, map(values.__getitem__, numbers))) != list(chain.from_iterable(map(repeat, cnames, lengths))):
-        return None  # a member whose field names another zone
-    if len(set(numbers)) != len(numbers):
+    for z in chain(compress(range(nz), map(ne, members, base.members)), compress(range(nz, len(names)), members[nz:])):
+        name = names[z]
+        try:
+            numbers = out[name] = list(map(index.__getitem__, members[z]))
+        except (KeyError, TypeError):
+            return None  # a member that is no entity
+        for i in numbers:
+            if values[i][E_ZONE] != name:
+                return None  # a member whose field names another zone
+        listed += numbers
+        if z < nz:
+            unmoved += sizes[z]
+    if len(set(listed)) != len(listed):
         return None  # listed twice
-    each = iter(numbers)
-    out = dict(zip(cnames, map(list, map(islice, repeat(each), lengths)), strict=True))
-    # every field naming a listed zone is listed there: the records setup's own (whose field is
-    # their setup zone) and the others, counted apart
-    unmoved = sum(map(base.sizes.__getitem__, compress(changed, map(nz.__gt__, changed))))
-    if unmoved - sum(map(out.__contains__, firsts)) + sum(map(out.__contains__, fields)) != len(numbers):
-        return None  # a field naming a zone that does not list it
-    # a field outside the changed zones must name the zone setup put it in (which still lists it),
-    # and an entity in no zone must not lie where setup put it either
-    for field, first in compress(zip(fields, firsts, strict=True), map(ne, fields, firsts)):
-        if field not in out and (field is not None or first not in out):
-            return None
-    return out
+    return out, unmoved - len(listed)
 
 
 # ---- reading (the checks in savecheck.py come first) ----
