@@ -10,6 +10,7 @@ It runs once per load, never while playing.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import chain, compress, count, repeat
 from operator import is_, is_not, itemgetter
 from typing import Any
@@ -111,9 +112,9 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     else:
         _check_entities(program, data, n)
         _check_zones(program, data)
-        ids = [row[0] for row in data["entities"]]
+        ids = {row[0] for row in data["entities"]}
     _check_counters(program, data["counters"])
-    _check_marks(data, set(ids), n)
+    _check_marks(data, ids, n)
     _check_log(data["log"], n)
     _check_list("forced", data["forced"], check_value)
     _check_indices("moves", data["moves"])
@@ -205,8 +206,8 @@ def _check_entities(program: Program, data: dict, players: int) -> None:
                 check_value(f"entity `{eid}`.{name}", value)
 
 
-def _check_compact(program: Program, data: dict, players: int) -> list[str]:
-    """The entity fields of a compact save (savefmt.py); the ids of its entities, in order."""
+def _check_compact(program: Program, data: dict, players: int) -> Collection[str]:
+    """The entity fields of a compact save (savefmt.py); the ids of its entities."""
     base = savefmt.layout(program, players)
     made = need("made", data["made"], list, "a list of entity ids")
     last = 0
@@ -215,9 +216,11 @@ def _check_compact(program: Program, data: dict, players: int) -> list[str]:
         if eid in base.index:
             raise fail(f"made[{i}]", f"`{eid}` is a starting entity")
         last = _check_made(f"made[{i}] `{brief(eid)}`", eid, eid.partition("#")[0], program, last, data["next_id"])
-    ids = [*base.ids, *made]
-    comps = base.comps + [e.partition("#")[0] for e in made]
-    kinds = base.kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
+    ids, comps, kinds = base.id_list, base.comps, base.kinds
+    if made:
+        ids = [*ids, *made]
+        comps = comps + [e.partition("#")[0] for e in made]
+        kinds = kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
     _numbers("face", data["face"], len(ids))
     props = need("props", data["props"], list, "a list of [entity, props]")
     _numbers("props", [row[0] if type(row) is list and len(row) == 2 else None for row in props], len(ids))
@@ -232,7 +235,7 @@ def _check_compact(program: Program, data: dict, players: int) -> list[str]:
             if not (value is None or type(value) in (bool, str) or type(value) is int and -MAX_INT < value < MAX_INT):
                 check_value(f"entity `{eid}`.{name}", value)
     _check_compact_zones(program, data["zones"], base, ids, kinds)
-    return ids
+    return base.index if not made else {**base.index, **dict.fromkeys(made)}
 
 
 def _numbers(where: str, v: Any, total: int) -> None:
@@ -317,7 +320,7 @@ def _check_counters(program: Program, counters: Any) -> None:
         need_int(f"counters.{name}", value, lo, hi)
 
 
-def _check_marks(data: dict, ids: set[str], players: int) -> None:
+def _check_marks(data: dict, ids: Collection[str], players: int) -> None:
     public = need("public", data["public"], list, "a list of entities")
     if not all(isinstance(e, str) and e in ids for e in public) or len(set(public)) != len(public):
         raise fail("public", "lists each entity at most once, and only entities")
