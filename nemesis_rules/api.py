@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 import time
@@ -423,23 +424,16 @@ class Game:
         """
         if verify not in VERIFY_MODES:
             raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
-        data = _parse_save(text)
-        sealed = data.pop(DIGEST_KEY, None)
+        # parsing and checking make thousands of containers and no cycle: the cyclic collector
+        # would only walk them again (about a tenth of a load), so it waits until the state is made
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            state = _checked_state(rules, data)
-        except savecheck.SaveError:
-            if not LONG_NUMBER.search(text if isinstance(text, str) else text.decode("utf-8")):
-                raise
-            data = _parse_save(text, exact=True)  # the fast parser read a number past 64 bits as a float
-            sealed = data.pop(DIGEST_KEY, None)
-            state = _checked_state(rules, data)
-        if verify == "digest":
-            if sealed is None:
-                raise RulesError("the save has no integrity digest (`_digest`): it was not written by "
-                                 "to_json(); load it with verify=\"replay\" to prove it from its moves")
-            if sealed != _sealed_digest(text, sealed, data):
-                raise RulesError("the save was changed after it was written (its `_digest` does not match)")
-        elif verify == "replay":
+            state = _load_checked(rules, text, verify == "digest")
+        finally:
+            if collecting:
+                gc.enable()
+        if verify == "replay":
             _check_replay(rules, state)
         return cls._of(rules, state)
 
@@ -632,6 +626,27 @@ def _carry_over(program: Program, after: Any, st: GameState) -> None:
 
 
 VERIFY_MODES = ("digest", "replay", "structure")
+
+
+def _load_checked(rules: Ruleset, text: str | bytes, check_seal: bool) -> GameState:
+    """The state a save describes, every field checked (and its `_digest` seal, when `check_seal`)."""
+    data = _parse_save(text)
+    sealed = data.pop(DIGEST_KEY, None)
+    try:
+        state = _checked_state(rules, data)
+    except savecheck.SaveError:
+        if not LONG_NUMBER.search(text if isinstance(text, str) else text.decode("utf-8")):
+            raise
+        data = _parse_save(text, exact=True)  # the fast parser read a number past 64 bits as a float
+        sealed = data.pop(DIGEST_KEY, None)
+        state = _checked_state(rules, data)
+    if check_seal:
+        if sealed is None:
+            raise RulesError("the save has no integrity digest (`_digest`): it was not written by "
+                             "to_json(); load it with verify=\"replay\" to prove it from its moves")
+        if sealed != _sealed_digest(text, sealed, data):
+            raise RulesError("the save was changed after it was written (its `_digest` does not match)")
+    return state
 
 
 def _checked_state(rules: Ruleset, data: dict[str, Any]) -> GameState:

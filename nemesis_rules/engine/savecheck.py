@@ -10,6 +10,9 @@ It runs once per load, never while playing.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from itertools import chain, compress, count, repeat
+from operator import is_, is_not, itemgetter
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError, brief
@@ -109,9 +112,9 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     else:
         _check_entities(program, data, n)
         _check_zones(program, data)
-        ids = [row[0] for row in data["entities"]]
+        ids = {row[0] for row in data["entities"]}
     _check_counters(program, data["counters"])
-    _check_marks(data, set(ids), n)
+    _check_marks(data, ids, n)
     _check_log(data["log"], n)
     _check_list("forced", data["forced"], check_value)
     _check_indices("moves", data["moves"])
@@ -203,8 +206,8 @@ def _check_entities(program: Program, data: dict, players: int) -> None:
                 check_value(f"entity `{eid}`.{name}", value)
 
 
-def _check_compact(program: Program, data: dict, players: int) -> list[str]:
-    """The entity fields of a compact save (savefmt.py); the ids of its entities, in order."""
+def _check_compact(program: Program, data: dict, players: int) -> Collection[str]:
+    """The entity fields of a compact save (savefmt.py); the ids of its entities."""
     base = savefmt.layout(program, players)
     made = need("made", data["made"], list, "a list of entity ids")
     last = 0
@@ -213,9 +216,11 @@ def _check_compact(program: Program, data: dict, players: int) -> list[str]:
         if eid in base.index:
             raise fail(f"made[{i}]", f"`{eid}` is a starting entity")
         last = _check_made(f"made[{i}] `{brief(eid)}`", eid, eid.partition("#")[0], program, last, data["next_id"])
-    ids = [*base.ids, *made]
-    comps = base.comps + [e.partition("#")[0] for e in made]
-    kinds = base.kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
+    ids, comps, kinds = base.id_list, base.comps, base.kinds
+    if made:
+        ids = [*ids, *made]
+        comps = comps + [e.partition("#")[0] for e in made]
+        kinds = kinds + [program.templates[c][0] for c in comps[len(base.ids):]]
     _numbers("face", data["face"], len(ids))
     props = need("props", data["props"], list, "a list of [entity, props]")
     _numbers("props", [row[0] if type(row) is list and len(row) == 2 else None for row in props], len(ids))
@@ -230,7 +235,7 @@ def _check_compact(program: Program, data: dict, players: int) -> list[str]:
             if not (value is None or type(value) in (bool, str) or type(value) is int and -MAX_INT < value < MAX_INT):
                 check_value(f"entity `{eid}`.{name}", value)
     _check_compact_zones(program, data["zones"], base, ids, kinds)
-    return ids
+    return base.index if not made else {**base.index, **dict.fromkeys(made)}
 
 
 def _numbers(where: str, v: Any, total: int) -> None:
@@ -247,19 +252,24 @@ def _check_compact_zones(program: Program, zones: Any, base: savefmt.Layout, ids
     need("zones", zones, dict, "an object")
     n0 = len(base.ids)
     own = {f"{z}@{ids[i]}" for i in range(n0, len(ids)) for z in program.kind_zones.get(kinds[i], ())}
-    listed: list[int] = []
-    for name, numbers in zones.items():
-        if name not in base.zones and name not in own:
-            raise fail("zones", f"no such zone {brief(name)}")
-        need(f"zones.{name}", numbers, list, "a list of entity numbers")
-        if numbers and not (set(map(type, numbers)) == {int} and 0 <= min(numbers) and max(numbers) < len(ids)):
-            raise fail(f"zones.{name}", f"expected entity numbers from 0 to {len(ids) - 1}")
-        listed += numbers
+    # in bulk first (C loops over every number); zone by zone only to name a fault
+    lists = list(zones.values())
+    listed = list(chain.from_iterable(lists)) if set(map(type, lists)) <= {list} else None
+    if (listed is None or not (base.zone_set.issuperset(zones) or all(n in base.zone_set or n in own for n in zones))
+            or listed and not (set(map(type, listed)) == {int} and 0 <= min(listed) and max(listed) < len(ids))):
+        listed = []
+        for name, numbers in zones.items():
+            if name not in base.zones and name not in own:
+                raise fail("zones", f"no such zone {brief(name)}")
+            need(f"zones.{name}", numbers, list, "a list of entity numbers")
+            if numbers and not (set(map(type, numbers)) == {int} and 0 <= min(numbers) and max(numbers) < len(ids)):
+                raise fail(f"zones.{name}", f"expected entity numbers from 0 to {len(ids) - 1}")
+            listed += numbers
     if len(set(listed)) != len(listed):
         twice = next(i for i in listed if listed.count(i) > 1)
         raise fail(f"entity `{ids[twice]}`", "lies in two zones")
     # an entity listed here must not still lie where setup put it, in a zone the save leaves alone
-    first = base.first_zones + [None] * (len(ids) - n0)
+    first = base.first_zones if len(ids) == n0 else base.first_zones + [None] * (len(ids) - n0)
     if stray := sorted(z for z in set(map(first.__getitem__, listed)) if z is not None and z not in zones):
         i = next(i for i in listed if first[i] == stray[0])
         raise fail(f"entity `{ids[i]}`", f"lies in both {stray[0]} and another zone")
@@ -310,7 +320,7 @@ def _check_counters(program: Program, counters: Any) -> None:
         need_int(f"counters.{name}", value, lo, hi)
 
 
-def _check_marks(data: dict, ids: set[str], players: int) -> None:
+def _check_marks(data: dict, ids: Collection[str], players: int) -> None:
     public = need("public", data["public"], list, "a list of entities")
     if not all(isinstance(e, str) and e in ids for e in public) or len(set(public)) != len(public):
         raise fail("public", "lists each entity at most once, and only entities")
@@ -326,8 +336,27 @@ _PLAIN = frozenset({str, bool, type(None)})  # values that need no closer look
 _PLAIN_INT = _PLAIN | {int}
 
 
+_ENTRY = itemgetter("msg", "args", "to")
+
+
 def _check_log(log: Any, players: int) -> None:
     need("log", log, list, "a list")
+    # the common log, checked in bulk (C loops): entries {msg, args, to} with args of plain values
+    # (integers within bounds); `to` looked at where it is not everyone. Any other log is looked
+    # at entry by entry
+    try:
+        if log and set(map(type, log)) == {dict} and set(map(len, log)) == {3}:
+            msgs, args, tos = zip(*map(_ENTRY, log), strict=True)
+            if set(map(type, msgs)) == {str} and set(map(type, args)) == {dict}:
+                values = list(chain.from_iterable(map(dict.values, args)))
+                types = set(map(type, values))
+                ints = list(compress(values, map(is_, map(type, values), repeat(int)))) if int in types else (0,)
+                if types <= _PLAIN_INT and -MAX_INT < min(ints) and max(ints) < MAX_INT:
+                    for i in compress(count(), map(is_not, tos, repeat(None))):
+                        _seats(f"log[{i}].to", tos[i], players)
+                    return
+    except KeyError:
+        pass
     for i, entry in enumerate(log):
         # the common entry, checked without building messages: args of plain values, to everyone
         if (type(entry) is dict and entry.keys() == _LOG_KEYS and type(entry["msg"]) is str

@@ -21,7 +21,7 @@ the checks then refuse with a message naming the fault.
 from __future__ import annotations
 
 from itertools import chain, compress, count, repeat
-from operator import itemgetter, ne
+from operator import ne
 from typing import Any
 
 import attrs
@@ -44,8 +44,6 @@ from nemesis_rules.engine.state import (
 )
 
 FORMAT_VERSION = 3  # 3: the compact save; 2: the full form (still read)
-_zone_of, _comp_of, _kind_of = itemgetter(E_ZONE), itemgetter(E_COMP), itemgetter(E_KIND)
-_face_of, _props_of = itemgetter(E_FACE), itemgetter(E_PROPS)
 _FLAT = {str, int, bool, type(None)}
 FIELDS = ("format", "players", "seed", "options", "ruleset", "made", "zones", "face", "props", "counters",
           "rng", "stack", "pending", "log", "result", "next_id", "forced", "moves", "explicit_chance",
@@ -68,6 +66,10 @@ class Layout:
     first_zones: list[str | None]
     faces: list[bool]
     props: list[dict]
+    id_list: list[str]  # `ids` as a list (a state's keys are compared with it)
+    zone_set: frozenset[str]  # the zones' names
+    sizes: list[int]  # per zone, in order: how many entities setup puts there
+    numbers: dict[str, tuple[int, ...]]  # zone -> the numbers of the entities setup puts there
 
 
 def place_components(program: Program, st: GameState) -> None:
@@ -111,10 +113,13 @@ def layout(program: Program, players: int) -> Layout:
         st = GameState(players, 0, {}, "")
         _place(program, st)
         ids, values = tuple(st.entities), list(st.entities.values())
+        index = {eid: i for i, eid in enumerate(ids)}
         found = program.layouts[players] = Layout(
-            ids, {eid: i for i, eid in enumerate(ids)}, st.entities, values, st.zones, list(st.zones),
+            ids, index, st.entities, values, st.zones, list(st.zones),
             list(st.zones.values()), [r[E_KIND] for r in values], [r[E_COMP] for r in values],
-            [r[E_ZONE] for r in values], [r[E_FACE] for r in values], [r[E_PROPS] for r in values])
+            [r[E_ZONE] for r in values], [r[E_FACE] for r in values], [r[E_PROPS] for r in values],
+            list(ids), frozenset(st.zones), [len(m) for m in st.zones.values()],
+            {name: tuple(index[e] for e in members) for name, members in st.zones.items()})
     return found
 
 
@@ -130,34 +135,53 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
     base = layout(program, st.players)
     keys, values = list(dict.keys(st.entities)), list(dict.values(st.entities))
     n0 = len(base.ids)
-    if tuple(keys[:n0]) != base.ids:
+    if keys[:n0] != base.id_list:
         return None
     made = keys[n0:]
-    index = base.index if not made else {**base.index, **{eid: n0 + j for j, eid in enumerate(made)}}
-    comps, kinds, faces, printed = base.comps[:], base.kinds[:], base.faces[:], base.props[:]
-    for eid in made:
-        comp = eid.partition("#")[0]
-        if comp not in program.templates:
-            return None
-        kind, props, face = program.templates[comp]
-        comps.append(comp), kinds.append(kind), faces.append(face), printed.append(props)
-    if list(map(_comp_of, values)) != comps or list(map(_kind_of, values)) != kinds:
-        return None
-    # C loops find the few entities that differ; Python looks only at those
-    face = list(compress(count(), map(ne, map(_face_of, values), faces)))
-    now = list(map(_props_of, values))
-    props: list[list] = []
-    for i in compress(count(), map(ne, now, printed)):
-        mine, theirs = now[i], printed[i]
-        if not theirs.keys() <= mine.keys():
-            return None  # a prop deleted by hand
-        props.append([i, {k: v for k, v in mine.items() if k not in theirs or theirs[k] != v}])
-    zones = _zones(program, st, base, index, values, n0)
+    index, wanted = base.index, base.values  # each entity's number; its record as setup (or making) leaves it
+    if made:
+        index, wanted = {**index, **dict(zip(made, count(n0)))}, wanted[:]
+        for eid in made:
+            comp = eid.partition("#")[0]
+            if comp not in program.templates:
+                return None
+            kind, printed, face = program.templates[comp]
+            wanted.append([kind, None, printed, face, comp])
+    zones = _zones(program, st, base, index, values, made)
     if zones is None:
         return None
+    # how many fields name a listed zone, less how many entities are listed: setup's count to start
+    out, unlisted = zones
+    # one C loop finds the records that differ from setup's (a few hundred of some 700: the moved
+    # ones mostly); a plain loop looks at those (3.11 runs it faster than a chain of maps)
+    face: list[int] = []
+    props: list[list] = []
+    for i in compress(count(), map(ne, values, wanted)):
+        now, then = values[i], wanted[i]
+        if now[E_COMP] != then[E_COMP] or now[E_KIND] != then[E_KIND]:
+            return None
+        if now[E_FACE] != then[E_FACE]:
+            face.append(i)
+        if now[E_PROPS] != then[E_PROPS]:
+            mine, printed = now[E_PROPS], then[E_PROPS]
+            if not printed.keys() <= mine.keys():
+                return None  # a prop deleted by hand
+            props.append([i, {k: v for k, v in mine.items() if k not in printed or printed[k] != v}])
+        field, first = now[E_ZONE], then[E_ZONE]
+        if field != first:
+            # a field outside the changed zones must name the zone setup put it in (which still
+            # lists it), and an entity in no zone must not lie where setup put it either
+            if field in out:
+                unlisted += 1
+            elif field is not None or first not in out:
+                return None
+            if first in out:
+                unlisted -= 1
+    if unlisted:
+        return None  # a field naming a listed zone that does not list it
     return {
         "format": FORMAT_VERSION, "players": st.players, "seed": st.seed, "options": st.options,
-        "ruleset": st.ruleset, "made": made, "zones": zones, "face": face, "props": props,
+        "ruleset": st.ruleset, "made": made, "zones": out, "face": face, "props": props,
         "counters": st.counters, "rng": st.rng, "stack": st.stack, "pending": st.pending, "log": st.log,
         "result": st.result, "next_id": st.next_id, "forced": st.forced, "moves": st.moves,
         "explicit_chance": st.explicit_chance, "public": st.public, "known": st.known,
@@ -168,38 +192,43 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
 
 
 def _zones(program: Program, st: GameState, base: Layout, index: dict[str, int], values: list[list],
-           n0: int) -> dict[str, list[int]] | None:
-    """The zones that differ from the layout, by entity number; None when the zones and the
-    entities' own zone fields disagree (the compact form keeps only the zones' lists)."""
+           made: list[str]) -> tuple[dict[str, list[int]], int] | None:
+    """The zones that differ from the layout, by entity number, and how many entities setup puts
+    in them less how many they list now (`compact` counts the moved ones: every field naming a
+    listed zone must be listed there); None when a listed entity's own zone field names another
+    zone (the compact form keeps only the zones' lists)."""
     nz = len(base.zone_names)
-    made = list(dict.keys(st.entities))[n0:]
-    names = base.zone_names + [f"{z}@{eid}" for j, eid in enumerate(made, n0)
-                               for z in program.kind_zones.get(values[j][E_KIND], ())]
-    members = list(map(dict.get, repeat(st.zones), names))  # in the layout's order, whatever the state's
-    if len(names) != len(st.zones) or None in members:
-        return None  # zones added or lost by hand (a game only ever adds those of the entities it makes)
-    changed = [*compress(range(nz), map(ne, members, base.members)), *range(nz, len(names))]
+    names = base.zone_names
+    if made:
+        names = names + [f"{z}@{eid}" for eid in made for z in program.kind_zones.get(values[index[eid]][E_KIND], ())]
+    if len(names) != len(st.zones):
+        return None  # zones added by hand (a game only ever adds those of the entities it makes)
+    try:  # in the layout's order, whatever the state's
+        members = list(map(dict.__getitem__, repeat(st.zones), names))
+    except KeyError:
+        return None  # a zone lost by hand
+    if None in members[nz:]:
+        return None
+    sizes = base.sizes
     out: dict[str, list[int]] = {}
-    for z in changed:
-        if not members[z] and z >= nz:
-            continue
+    listed: list[int] = []
+    unmoved = 0
+    # the zones that differ from setup's, and those of entities made in play that hold something
+    for z in chain(compress(range(nz), map(ne, members, base.members)), compress(range(nz, len(names)), members[nz:])):
+        name = names[z]
         try:
-            numbers = out[names[z]] = list(map(index.__getitem__, members[z]))
+            numbers = out[name] = list(map(index.__getitem__, members[z]))
         except (KeyError, TypeError):
-            return None
-        if list(map(_zone_of, map(values.__getitem__, numbers))) != [names[z]] * len(numbers):
-            return None  # a member whose field names another zone
-    listed = list(chain.from_iterable(out.values()))
-    fields = list(map(_zone_of, values))
-    if len(set(listed)) != len(listed) or sum(map(out.__contains__, fields)) != len(listed):
-        return None  # listed twice, or a field naming a zone that does not list it
-    # a field outside the changed zones must name the zone setup put it in (which still lists it),
-    # and an entity in no zone must not lie where setup put it either
-    first = base.first_zones + [None] * (len(values) - n0)
-    for i in compress(count(), map(ne, fields, first)):
-        if fields[i] not in out and (fields[i] is not None or first[i] not in out):
-            return None
-    return out
+            return None  # a member that is no entity
+        for i in numbers:
+            if values[i][E_ZONE] != name:
+                return None  # a member whose field names another zone
+        listed += numbers
+        if z < nz:
+            unmoved += sizes[z]
+    if len(set(listed)) != len(listed):
+        return None  # listed twice
+    return out, unmoved - len(listed)
 
 
 # ---- reading (the checks in savecheck.py come first) ----
@@ -209,27 +238,38 @@ def decode(program: Program, data: dict[str, Any]) -> GameState:
     templates, kind_zones = program.templates, program.kind_zones
     entities = base.records.share()
     zones = base.zones.share()
-    for eid in data["made"]:
-        comp = eid.partition("#")[0]
-        kind, printed, face = templates[comp]
-        entities[eid] = [kind, None, dict(printed), face, comp]
-        for z in kind_zones.get(kind, ()):
-            zones[f"{z}@{eid}"] = []
-    ids = base.ids + tuple(data["made"])
-    came: dict[str, str] = {}
-    left: set[str] = set()
-    lists = {name: list(map(ids.__getitem__, numbers)) for name, numbers in data["zones"].items()}
+    ids, first = base.ids, base.first_zones
+    if made := data["made"]:
+        for eid in made:
+            comp = eid.partition("#")[0]
+            kind, printed, face = templates[comp]
+            entities[eid] = [kind, None, dict(printed), face, comp]
+            for z in kind_zones.get(kind, ()):
+                zones[f"{z}@{eid}"] = []
+        ids, first = ids + tuple(made), first + [None] * len(made)
+    listed = data["zones"]
+    lists = {}
+    # where each entity lies: where setup put it, but nowhere if a listed zone had it at setup, and
+    # in the zone that lists it (plain loops: 3.11 runs them faster than map over __setitem__)
+    where = first[:]
+    at_setup = base.numbers
+    for name in listed:
+        for i in at_setup.get(name, ()):
+            where[i] = None
+    for name, numbers in listed.items():
+        lists[name] = list(map(ids.__getitem__, numbers))
+        for i in numbers:
+            where[i] = name
     dict.update(zones, lists)
     zones.owned.update(lists)
-    for name, members in lists.items():  # set operations, so that only what moved costs
-        now, before = set(members), set(dict.get(base.zones, name, ()))
-        left |= before - now
-        came.update(dict.fromkeys(now - before, name))
-    # each moved entity gets its own copy of its record (what `Records` would do on access)
-    fresh = {e: [r[0], z, dict(r[2]), r[3], r[4]]
-             for e, z in chain(came.items(), zip(left - came.keys(), repeat(None))) for r in (read_record(entities, e),)}
+    # a moved entity's record: a new list, its props still shared with the layout's record (the
+    # table does not own it, so whoever reaches it through the table gets a copy first)
+    fresh = {}
+    for i in compress(count(), map(ne, where, first)):
+        eid = ids[i]
+        r = read_record(entities, eid)
+        fresh[eid] = [r[0], where[i], r[2], r[3], r[4]]
     dict.update(entities, fresh)
-    entities.owned.update(fresh)
     for i in data["face"]:
         ent = entities[ids[i]]
         ent[E_FACE] = not ent[E_FACE]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from itertools import chain, compress, count, repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 import attrs
@@ -309,8 +311,17 @@ def digest(body: str) -> str:
 _FLAT = frozenset({str, int, bool, float, type(None)})
 
 
+_TO, _ARGS = itemgetter("to"), itemgetter("args")
+
+
 def _log(entries: list[dict]) -> list[dict]:
-    """Parsed log entries with their lists made tuples, in place (most have none)."""
+    """Parsed log entries with their lists made tuples, in place (most have none: C loops look at
+    them all first)."""
+    tos = list(map(_TO, entries))
+    if list not in set(map(type, chain.from_iterable(map(dict.values, map(_ARGS, entries))))):
+        for i in compress(count(), map(is_not, tos, repeat(None))):
+            entries[i]["to"] = tuple(tos[i])
+        return entries
     for entry in entries:
         if entry["to"] is not None:
             entry["to"] = tuple(entry["to"])
