@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import re
 import time
@@ -424,15 +423,7 @@ class Game:
         """
         if verify not in VERIFY_MODES:
             raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
-        # parsing and checking make thousands of containers and no cycle: the cyclic collector
-        # would only walk them again (about a tenth of a load), so it waits until the state is made
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            state = _load_checked(rules, text, verify == "digest")
-        finally:
-            if collecting:
-                gc.enable()
+        state = _load_checked(rules, text, verify == "digest")
         if verify == "replay":
             _check_replay(rules, state)
         return cls._of(rules, state)
