@@ -3,7 +3,13 @@
 The names below are imported on first use (PEP 562), so a tool that needs only part of the
 package (`nemesis-lint`) does not load the engine's play and save code."""
 
+from typing import TYPE_CHECKING
+
 from nemesis_rules.version import __version__
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
+    from nemesis_rules.api import Decision, Game, Option, Ruleset, load_ruleset
+    from nemesis_rules.dsl.diagnostics import Diagnostic, IllegalMoveError, RulesError
 
 __all__ = [
     "Decision",
