@@ -6,8 +6,8 @@ step after a call, a decision or an event) and runs the steps EVAL, STORE, JUMP_
 and CALL (the procedure's function, straight.py; one that reaches a decision suspends through the
 block) in order, with their expressions inlined (`step_lines`, which procedures' functions write
 their steps with too), until an unconditional jump or a step the interpreter takes itself
-(RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it took; `exits[i]` is (next pc, steps done, whether the game may have ended). The steps stay the
-program's truth: the game's place is still (procedure, pc, locals), a block only runs between two
+(RETURN, EMIT, CHOOSE, CHANCE). It returns the number of the exit it took; `exits[i]` is (next
+pc, steps done, whether the game may have ended). The steps stay the program's truth: the game's place is still (procedure, pc, locals), a block only runs between two
 places the interpreter would have stopped at anyway. A fault inside a block carries the pc of its
 step (`nemesis_pc`) for the error's line.
 """
@@ -30,7 +30,7 @@ from nemesis_rules.engine.program import (
     Code,
 )
 
-PAUSING = (CALL, RETURN, EMIT, CHOOSE, CHANCE)
+PAUSING = (RETURN, EMIT, CHOOSE, CHANCE)  # the steps the interpreter takes itself (a call runs in line)
 MAX_STEPS = 40  # steps in one block (a longer run goes on in the next block)
 
 
@@ -44,18 +44,23 @@ def add_blocks(code: Code, gen) -> None:
             starts.add(op[1])
         elif kind in (JUMP_IF_NOT, FOR_NEXT):
             starts.add(op[-1])
-        if _pauses(op, gen) or kind == CALL:  # a frame goes on after a call that suspended (straight.py)
+        if kind in PAUSING or kind == CALL:  # a frame goes on after a call that suspended (straight.py)
             starts.add(pc + 1)
     code.blocks = [None] * len(ops)
     for pc in sorted(starts):
-        if 0 <= pc < len(ops) and not _pauses(ops[pc], gen):
+        if 0 <= pc < len(ops) and ops[pc][0] not in PAUSING:
             code.blocks[pc] = _block(code, pc, gen)
 
 
-def _pauses(op: tuple, gen) -> bool:
-    """Whether a step leaves the block: a call runs inside it (every procedure is a function,
-    straight.py; one that reaches a decision suspends)."""
-    return op[0] in PAUSING and op[0] != CALL
+def jump_targets(ops: list[tuple]) -> set[int]:
+    """The steps a jump may land on (where a block, or a branch of a procedure's function, starts)."""
+    targets = set()
+    for op in ops:
+        if op[0] == JUMP:
+            targets.add(op[1])
+        elif op[0] in (JUMP_IF_NOT, FOR_NEXT):
+            targets.add(op[-1])
+    return targets
 
 
 def _block(code: Code, start: int, gen):
@@ -70,7 +75,7 @@ def _block(code: Code, start: int, gen):
 
     pc = start
     while True:
-        if pc >= len(ops) or pc - start >= MAX_STEPS or _pauses(ops[pc], gen):
+        if pc >= len(ops) or pc - start >= MAX_STEPS or ops[pc][0] in PAUSING:
             done = pc - start
             lines += leave(pc)
             break
@@ -122,6 +127,5 @@ def call_source(op: tuple, gen) -> str:
     `vm.call_by_value` when the step works the procedure out (a card's script)."""
     args = gen.step_source(op[2])
     if isinstance(op[1], str):
-        ident = gen.straight_idents.get(op[1]) or gen.direct_idents[op[1]]
-        return f"{ident}(rt, {args})"
+        return f"{gen.proc_idents[op[1]]}(rt, {args})"
     return f"_call(rt, {gen.step_source(op[1])}, {args})"

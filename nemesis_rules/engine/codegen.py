@@ -89,8 +89,7 @@ class ExprSource:
         # A module function is called as a Python function of positional arguments, `_f<i>(rt, a, b)`
         # (compile.py defines it), with no argument list made at the call site.
         self.fn_idents: dict[str, str] = {}
-        self.straight_idents: dict[str, str] = {}  # straight procedure -> its function's name (straight.py)
-        self.direct_idents: dict[str, str] = {}  # any other procedure -> its function's name (straight.py)
+        self.proc_idents: dict[str, str] = {}  # procedure -> its function's name (straight.py)
         self.made: dict[Closure, str] = {}
         self.slot_names: tuple[str, ...] | None = None  # set while writing a function's own body
         for name, prim in REGISTRY.items():

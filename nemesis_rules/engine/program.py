@@ -35,12 +35,11 @@ class Code:
     # per pc: None or (function, exits, most steps in one call), the runs of steps that cannot
     # pause as one generated function each (blocks.py)
     blocks: list = attrs.field(factory=list, eq=False, repr=False)
-    # a procedure that can never wait: its steps as one function `f(rt, args)`, which a CALL by
-    # name runs without a frame (straight.py); None for any other
-    straight: Callable | None = attrs.field(default=None, eq=False, repr=False)
-    # any other procedure: its steps as one function `f(rt, args)` too, which suspends when it
-    # reaches a decision (straight.py)
+    # its steps as one function `f(rt, args)`, which a call runs without a frame and which
+    # suspends when it reaches a decision (straight.py)
     direct: Callable | None = attrs.field(default=None, eq=False, repr=False)
+    # the same function when the procedure can never wait (a straight one); None for any other
+    straight: Callable | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

@@ -30,7 +30,7 @@ the same order, so a game plays exactly as before. What differs:
 
 from __future__ import annotations
 
-from nemesis_rules.engine.blocks import step_lines
+from nemesis_rules.engine.blocks import jump_targets, step_lines
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -84,7 +84,7 @@ def _callees(code: Code, gen) -> set[str] | None:
     callees: set[str] = set()
     for op in code.ops:
         if op[0] == CALL:
-            if not isinstance(op[1], str) or op[2] not in gen.made:
+            if not isinstance(op[1], str):
                 return None
             callees.add(op[1])
         elif op[0] not in STRAIGHT_STEPS:
@@ -93,36 +93,25 @@ def _callees(code: Code, gen) -> set[str] | None:
 
 
 def add_straight(program: Program, gen) -> None:
-    """Give each procedure its function: `Code.straight` for the straight ones, `Code.direct` for
-    the others (which may wait: they suspend). Every name is known before any source is written,
-    as procedures call each other by it."""
-    straight = straight_names(program, gen)
-    for name in straight:
-        gen.straight_idents[name] = f"_sp{len(gen.straight_idents)}"
-    for name in program.procs:
-        if name not in gen.straight_idents:
-            gen.direct_idents[name] = f"_dp{len(gen.direct_idents)}"
+    """Give each procedure its function, `Code.direct` (one that may wait suspends), and the
+    straight ones `Code.straight` too. Every name is known before any source is written, as
+    procedures call each other by it."""
+    straight = set(straight_names(program, gen))
+    for i, name in enumerate(program.procs):
+        gen.proc_idents[name] = f"_{'sp' if name in straight else 'dp'}{i}"
     for name, code in program.procs.items():
-        ident = gen.straight_idents.get(name)
-        if ident is not None:
-            gen.define(_source(code, ident, gen, False))
-            code.straight = gen.ns[ident]
-        else:
-            ident = gen.direct_idents[name]
-            gen.define(_source(code, ident, gen, True))
-            code.direct = gen.ns[ident]
+        ident = gen.proc_idents[name]
+        gen.define(_source(code, ident, gen, name not in straight))
+        code.direct = gen.ns[ident]
+        if name in straight:
+            code.straight = code.direct
 
 
 def _source(code: Code, ident: str, gen, waits: bool) -> str:
     """The function of a procedure; `waits`: it may suspend (a direct one), so on the way out it
     adds its frame, at the step where the interpreter would go on, to the `Suspend`'s frames."""
     ops = code.ops
-    starts = {0}
-    for op in ops:
-        if op[0] == JUMP:
-            starts.add(op[1])
-        elif op[0] in (JUMP_IF_NOT, FOR_NEXT):
-            starts.add(op[-1])
+    starts = {0} | jump_targets(ops)
     name = gen.constant(code.name)
     # L: the arguments, a fresh list the function keeps as its locals (the interpreter's frame)
     head = [f"def {ident}(rt, L):"]

@@ -24,6 +24,7 @@ from nemesis_rules.engine.program import (
     JUMP_IF_NOT,
     RETURN,
     STORE,
+    Code,
     Program,
 )
 from nemesis_rules.engine.state import E_COMP, E_KIND, E_PROPS, E_ZONE, GameState, read_record
@@ -276,12 +277,16 @@ def same_value(a: Any, b: Any) -> bool:
     return a == b
 
 
+def new_frame(code: Code, args: list, returns: int) -> list:
+    """A procedure's frame at its first step, `args` its first locals (a list it takes over)."""
+    pad = code.nlocals - len(args)
+    return [code.name, 0, args + [None] * pad if pad > 0 else args, returns]
+
+
 def push(rt: Runtime, name: str, args: list, returns: int) -> None:
-    code = rt.program.procs[name]
-    stack = rt.state.stack
-    if len(stack) >= MAX_DEPTH:
-        raise ScriptError(f"procedures nested deeper than {MAX_DEPTH} (endless recursion in `{name}`?)")
-    stack.append([name, 0, args + [None] * (code.nlocals - len(args)), returns])
+    if len(rt.state.stack) >= MAX_DEPTH:
+        too_deep(name)
+    rt.state.stack.append(new_frame(rt.program.procs[name], args, returns))
 
 
 def start(rt: Runtime) -> None:
@@ -363,7 +368,7 @@ def run(rt: Runtime) -> None:
                         target = op[1] if isinstance(op[1], str) else op[1](rt, L)
                         args = op[2](rt, L)  # a fresh list: it becomes the callee's locals
                         callee = procs[target]
-                        value = (callee.straight or callee.direct)(rt, args)
+                        value = callee.direct(rt, args)
                         if op[3] >= 0:
                             L[op[3]] = value
                         pc += 1
@@ -432,12 +437,10 @@ def emit(rt: Runtime, handlers: tuple[str, ...], args: list) -> None:
     for i, name in enumerate(handlers):
         code = procs[name]
         try:
-            (code.straight or code.direct)(rt, list(args))
+            code.direct(rt, list(args))
         except Suspend as suspended:
             suspended.frames[-1][3] = 0  # the handler's own frame: what it returns is dropped
-            for later in handlers[i + 1:]:
-                pad = procs[later].nlocals - len(args)
-                suspended.frames.append([later, 0, list(args) + [None] * pad if pad > 0 else list(args), 0])
+            suspended.frames += [new_frame(procs[later], list(args), 0) for later in handlers[i + 1:]]
             raise
         if rt.state.result is not None:
             raise GameEnded
@@ -446,7 +449,7 @@ def emit(rt: Runtime, handlers: tuple[str, ...], args: list) -> None:
 def call_by_value(rt: Runtime, target: Any, args: list) -> Any:
     """A CALL step whose procedure is worked out as it runs (a card's script): its function."""
     code = rt.program.procs[target]
-    return (code.straight or code.direct)(rt, args)
+    return code.direct(rt, args)
 
 
 def too_deep(name: str) -> None:
