@@ -229,6 +229,55 @@ def test_base_bot_walks_home_and_around_intruders(rules):
     assert pick(game, "movement.to", ["main_slot_1_01", "main_slot_2_01"]) == "main_slot_2_01"
 
 
+# ---- rings (the bot's walk to its goal): the corridors adjacent_rooms takes, on the printed board
+def walk(rt: vm.Runtime, start: str) -> list[list[str]]:
+    """Breadth-first from `start` by the rules' own adjacent_rooms: what `rings` must give."""
+    adjacent = rt.program.fns["adjacent_rooms"]
+    out, seen, front = [[start]], {start}, [start]
+    while front:
+        ahead = [there for here in front for there in adjacent(rt, [here]) if there not in seen]
+        ahead = list(dict.fromkeys(ahead))
+        seen.update(ahead)
+        if ahead:
+            out.append(ahead)
+        front = ahead
+    return out
+
+
+def test_rings_walk_the_corridors_adjacent_rooms_takes():
+    rules = load_ruleset("base")
+    program, fns = rules.program, rules.program.fns
+    game = Game.new(rules, players=2, seed=3)
+    corridors = fns["board_corridors"](vm.Runtime(program, game.state), [])
+    doors = [d for d in game.state.entities if d.startswith("door_token#")]
+    for shut, corridor in enumerate([None, *corridors[::3]]):
+        if corridor is not None:  # one more corridor with a door, then a destroyed door elsewhere
+            put(game, doors[shut], f"corridor_contents@{corridor}")
+            if shut == 2:
+                props(game, doors[shut])["state"] = "destroyed"
+        rt = vm.Runtime(program, game.state)
+        closed = fns["closed_corridors"](rt, [])
+        assert len(closed) == max(0, shut - (shut >= 2))
+        for slot in fns["board_slots"](rt, []):
+            rings = primitives.REGISTRY["rings"].impl(rt, slot, "corridor", closed)
+            assert [list(r) for r in rings] == walk(rt, slot), (slot, closed)
+    assert len(walk(rt, "main_cockpit")) > 3  # the doors left a long way round, not a cut-off room
+
+
+def test_rings_follow_only_links_of_the_kind_asked():
+    rules = load_ruleset("base")
+    rt = vm.Runtime(rules.program, Game.new(rules, players=2, seed=3).state)
+    rings = primitives.REGISTRY["rings"].impl
+    # slot 1-01 reaches the technical corridors by its entrance, and every room that has one from there
+    by_entrance = rings(rt, "main_slot_1_01", "tech_entrance")
+    assert by_entrance[:2] == (("main_slot_1_01",), ("main_tech_hub",)) and len(by_entrance) == 3
+    assert rings(rt, "main_slot_1_01", "corridor", ("main_corridor_01_02",))[1] != \
+        rings(rt, "main_slot_1_01", "corridor")[1]  # not through a link it avoids
+    assert rings(rt, "main_cockpit", "no_such_kind") == (("main_cockpit",),)
+    every = {s for r in rings(rt, "main_cockpit", "corridor") for s in r}
+    assert every == set(rules.program.fns["board_slots"](rt, []))  # the whole ship, each room once
+
+
 # ---- over whole games: the heuristic crew outlives the random one
 def crew_survival(rules, kind: str, games: int, players: int = 4) -> int:
     alive = 0

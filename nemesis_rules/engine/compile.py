@@ -592,7 +592,7 @@ def _compile_fns(c: Compiler, comp) -> None:
 # Primitives whose result depends on their arguments, the rules and the game's fixed setup (players,
 # options) alone, never on where things are or on props; and the entity fields that never change.
 STATIC_PRIMS = frozenset({
-    "owner", "has_script", "neighbors", "links", "link_at", "other_end", "ends", "label_at", "count", "sum",
+    "owner", "has_script", "neighbors", "links", "link_at", "other_end", "ends", "label_at", "rings", "count", "sum",
     "min", "max", "abs", "clamp", "any", "all", "unique", "first", "last", "sort", "reverse", "without", "flatten",
     "index_of", "range", "sort_by", "min_by", "max_by", "text", "pair", "players", "player_count", "seat",
     "player_at", "next_player", "option"})

@@ -356,6 +356,32 @@ def labels_at(rt, link, node):
     return tuple(sorted(rt.program.graph.label_sets.get((link, node), ())))
 
 
+@primitive("rings", Param("node", "entity"), Param("kind", "kind"), Param("avoid", "list", ()), returns="list",
+           doc="The nodes a node reaches along links of one kind, by distance: `[[node], [those one link "
+               "away], [two links away], ...]`, each in the order found; never through a link in `avoid`.",
+           phrase="the nodes around {node} along links of kind {kind}, nearest first[, not through {avoid}]")
+def rings(rt, node, kind, avoid=()):
+    # a breadth-first search in Python: the same walk written in a script makes a function call
+    # per node and per link, and a bot may ask for it at every decision
+    graph, blocked = rt.program.graph, set(_items(avoid))
+    seen, front, out = {node}, [node], [(node,)]
+    while front:
+        ahead = []
+        for here in front:
+            for link in graph.links.get(here, ()):
+                if link in blocked or entity_record(rt, link)[E_KIND] != kind:
+                    continue
+                a, b = graph.ends[link]
+                there = b if here == a else a
+                if there not in seen:
+                    seen.add(there)
+                    ahead.append(there)
+        if ahead:
+            out.append(tuple(ahead))
+        front = ahead
+    return tuple(out)
+
+
 def _ends(rt, link) -> tuple:
     try:
         return rt.program.graph.ends[link]
