@@ -270,6 +270,8 @@ def test_bench_prints_figures_with_units(capsys):
     assert code == 0
     for unit in (" ms", "games/s", "decisions/s", "µs per state", "bytes of JSON"):
         assert unit in out
+    heuristic = next(line for line in out.splitlines() if "heuristic-bot games" in line)
+    assert "games/s (median of 1 runs of 1 games" in heuristic  # a median, as every timed figure
 
 
 # ---- bots ----

@@ -179,9 +179,13 @@ def _bench_games(rules: Ruleset, players: int, games: int, runs: int) -> None:
     print(f"  full random games, {players} players: {statistics.median(rates):.1f} games/s "
           f"(median of {runs} runs of {games} games, one process)")
     print(f"  decisions: {decisions / elapsed:,.0f} decisions/s ({decisions / (runs * games):.1f} per game)")
-    few = max(1, games // 4)  # the heuristic bot reads a view and runs the module's hints at each decision
-    took = _timed(lambda: [random_game(rules, players, i, kind="heuristic") for i in range(few)])
-    print(f"  full heuristic-bot games, {players} players: {few / took:.1f} games/s ({few} games, one process)")
+    # the heuristic bot reads a view and runs the module's hints at each decision: fewer games, the
+    # same ones in each run, so the median sets aside a run the machine slowed
+    few = max(1, games // 4)
+    rates = [few / _timed(lambda: [random_game(rules, players, i, kind="heuristic") for i in range(few)])
+             for _ in range(runs)]
+    print(f"  full heuristic-bot games, {players} players: {statistics.median(rates):.1f} games/s "
+          f"(median of {runs} runs of {few} games, one process)")
     _bench_states(rules, players)
 
 
