@@ -236,7 +236,12 @@ class LazySeenState(GameState):
         program, st, seat = self._source
         self._source = None
         full = seen_state_of(program, st, seat)
-        self._seen_entities, self._seen_zones = full.entities, full.zones
+        # plain fields from now on: a hint reads them some hundred times a decision, each read of
+        # a property a Python call (the class of the same slots, without the properties)
+        self._seen_entities, self._seen_zones = full.entities, full.zones  # what the reading property returns
+        _ENTITIES_FIELD.__set__(self, full.entities)
+        _ZONES_FIELD.__set__(self, full.zones)
+        self.__class__ = _MadeSeenState
 
     @property
     def entities(self) -> dict[str, list]:
@@ -257,6 +262,15 @@ class LazySeenState(GameState):
     @zones.setter
     def zones(self, value: dict[str, list[str]]) -> None:
         self._seen_zones = value
+
+
+_ENTITIES_FIELD, _ZONES_FIELD = GameState.__dict__["entities"], GameState.__dict__["zones"]
+
+
+class _MadeSeenState(GameState):
+    """A `LazySeenState` once made: its entities and zones are GameState's own fields again."""
+
+    __slots__ = LazySeenState.__slots__
 
 
 def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> bool:
