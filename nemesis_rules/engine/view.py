@@ -293,7 +293,7 @@ def _seen_member(entities: dict, e: str, zone: str, known: set[str], shown: set[
     if ent[E_FACE] or e in known:
         shown.add(e)
         return e
-    pid = f"?{len(made) + 1}"
+    pid = _placeholder_ids(len(made) + 1)[len(made)]
     made[pid] = [ent[E_KIND], zone, {}, False, ""]
     return pid
 
@@ -301,14 +301,19 @@ def _seen_member(entities: dict, e: str, zone: str, known: set[str], shown: set[
 _PLACEHOLDER_IDS = [f"?{i}" for i in range(1, 1001)]
 
 
-def _placeholders(made: dict[str, list], n: int, zone: str) -> list[str]:
-    """`n` new placeholders of an unseen kind in `zone`, numbered on from those `made` so far."""
-    first = len(made)
-    while len(_PLACEHOLDER_IDS) < first + n:
+def _placeholder_ids(n: int) -> list[str]:
+    """The names of the first `n` placeholders (or more): `?1`, `?2` ..."""
+    while len(_PLACEHOLDER_IDS) < n:
         _PLACEHOLDER_IDS.append(f"?{len(_PLACEHOLDER_IDS) + 1}")
-    ids = _PLACEHOLDER_IDS[first:first + n]
-    for pid in ids:
-        made[pid] = [HIDDEN_KIND, zone, {}, False, ""]
+    return _PLACEHOLDER_IDS
+
+
+def _placeholders(made: dict[str, list], n: int, zone: str) -> list[str]:
+    """`n` new placeholders of an unseen kind in `zone`, numbered on from those `made` so far.
+    They share one record: nothing writes to a seen state."""
+    first = len(made)
+    ids = _placeholder_ids(first + n)[first:first + n]
+    made.update(dict.fromkeys(ids, [HIDDEN_KIND, zone, {}, False, ""]))
     return ids
 
 
