@@ -87,6 +87,8 @@ class Program:
     ns: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # the generated functions' globals
     # seat -> zone -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[int | None, dict[str, str]] = attrs.field(factory=dict, eq=False, repr=False)
+    # seat -> (the zones of a state, those the seat may not even count) (view.py `seen_state_of`)
+    unseen_zones: dict[int | None, tuple] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> (the ids a game starts with, {kind: those of the kind}) (primitives.entities)
     kind_index: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)
     # player count -> the setup layout compact saves are written against (savefmt.py), kept once made

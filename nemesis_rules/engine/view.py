@@ -4,6 +4,7 @@ visibility each zone declares and by entities lying face down."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError
@@ -177,6 +178,18 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
     return st
 
 
+def _unseen_zones(program: Program, zones: dict[str, list[str]], seat: int | None) -> list[str]:
+    """The zones the seat may not even count (`none`), worked out once per seat and set of zones
+    (a game adds zones only with the entities it makes); every zone's level is learned on the way."""
+    keys = list(zones)
+    found = program.unseen_zones.get(seat)
+    if found is None or found[0] != keys:
+        levels = _seat_levels(program, seat)
+        found = program.unseen_zones[seat] = (
+            keys, [k for k in keys if (levels.get(k) or _learn_level(program, levels, k, seat)) == "none"])
+    return found[1]
+
+
 def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameState:
     """`seen_state(program, view(program, st, seat), st.ruleset)` without the view in between (what
     a bot reads at every decision): equal to it, but built without copying what the seat sees.
@@ -190,12 +203,13 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
     shown: set[str] = set()
     made: dict[str, list] = {}  # the placeholders, in the order the view's zones list them
-    for key, members in dict.items(st.zones):  # reads only: no copy of what a clone shares
-        if not members:
-            if (levels.get(key) or _learn_level(program, levels, key, seat)) != "none":
-                zones[key] = members
-            continue
-        level = levels.get(key) or _learn_level(program, levels, key, seat)
+    # every zone as it is (reads only: no copy of what a clone shares), less those the seat may not
+    # even count; then the ones that hold something, as the seat sees them
+    dict.update(zones, st.zones)
+    for key in _unseen_zones(program, st.zones, seat):
+        dict.__delitem__(zones, key)
+    for key, members in compress(dict.items(st.zones), dict.values(st.zones)):
+        level = levels[key]
         if level == "all":
             for e in members:
                 if not read_record(entities, e)[E_FACE] and e not in known:
