@@ -257,8 +257,8 @@ def entities(rt, kind):
     if made is None or made[0] is not table or made[1] > len(table):
         made = _at_start(rt, table, kind)
     if made[1] != len(table):  # only the ones made since are looked at (a dict keeps its order)
-        new = itertools.islice(dict.items(table), made[1], None)
-        made = (table, len(table), made[2] + tuple(k for k, e in new if e[E_KIND] == kind))
+        new = itertools.islice(dict.items(table), made[1], None) if made[1] else dict.items(table)
+        made = (table, len(table), made[2] + tuple([k for k, e in new if e[E_KIND] == kind]))  # a list: no generator
         rt.by_kind[kind] = made
     return read(rt, MADE_KEY, made[2])
 
