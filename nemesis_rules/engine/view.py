@@ -215,8 +215,7 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
                 if not read_record(entities, e)[E_FACE] and e not in known:
                     zones[key] = [_seen_member(entities, e, key, known, shown, made) for e in members]
                     break
-            else:
-                zones[key] = members
+            else:  # listed as it is already
                 shown.update(members)
         elif level == "size":
             if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
