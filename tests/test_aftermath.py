@@ -103,6 +103,7 @@ def test_heuristic_bots_read_a_known_turret_status_on_their_view(rules):
     game = random_game(rules, 4, 5, kind="heuristic")
     assert game.over
     turrets = [t for t, e in game.state.entities.items() if e[0] == "turret" and e[2].get("status_known")]
+    assert turrets, "a game with no turret status shown tests nothing"
     for t in turrets:
         top = game.state.zones[f"turret_status@{t}"][0]
         assert all(top in game.view(seat)["entities"] for seat in range(4))

@@ -37,15 +37,9 @@ MAX_STEPS = 40  # steps in one block (a longer run goes on in the next block)
 def add_blocks(code: Code, gen) -> None:
     """Fill `code.blocks`: for each pc, None or (function, exits, most steps one call does)."""
     ops = code.ops
-    starts = {0}
-    for pc, op in enumerate(ops):
-        kind = op[0]
-        if kind == JUMP:
-            starts.add(op[1])
-        elif kind in (JUMP_IF_NOT, FOR_NEXT):
-            starts.add(op[-1])
-        if kind in PAUSING or kind == CALL:  # a frame goes on after a call that suspended (straight.py)
-            starts.add(pc + 1)
+    starts = {0} | jump_targets(ops)
+    # and after each step the interpreter takes itself, or a call that suspended (straight.py)
+    starts.update(pc + 1 for pc, op in enumerate(ops) if op[0] in PAUSING or op[0] == CALL)
     code.blocks = [None] * len(ops)
     for pc in sorted(starts):
         if 0 <= pc < len(ops) and ops[pc][0] not in PAUSING:

@@ -237,10 +237,9 @@ class LazySeenState(GameState):
     hints of many decisions read neither (which card pays, what to discard), and then the seat's
     seen state costs nothing. The same promise: valid until `st` changes; nothing writes to it."""
 
-    __slots__ = ("_source", "_seen_entities", "_seen_zones")
+    __slots__ = ("_source",)
 
     def __init__(self, program: Program, st: GameState, seat: int | None) -> None:
-        self._source: tuple | None = None
         super().__init__(st.players, 0, dict(st.options), st.ruleset)
         self.counters = dict(st.counters)
         self._source = (program, st, seat)
@@ -249,32 +248,30 @@ class LazySeenState(GameState):
         program, st, seat = self._source
         self._source = None
         full = seen_state_of(program, st, seat)
-        # plain fields from now on: a hint reads them some hundred times a decision, each read of
-        # a property a Python call (the class of the same slots, without the properties)
-        self._seen_entities, self._seen_zones = full.entities, full.zones  # what the reading property returns
+        # GameState's own fields from now on, in a class of the same slots without the properties:
+        # a hint reads them some hundred times a decision, and each read of a property is a call
         _ENTITIES_FIELD.__set__(self, full.entities)
         _ZONES_FIELD.__set__(self, full.zones)
         self.__class__ = _MadeSeenState
 
+    # read only while not made (then the class has no properties)
     @property
     def entities(self) -> dict[str, list]:
-        if self._source is not None:
-            self._made()
-        return self._seen_entities
+        self._made()
+        return self.entities
 
     @entities.setter
     def entities(self, value: dict[str, list]) -> None:  # GameState.__init__ sets it
-        self._seen_entities = value
+        _ENTITIES_FIELD.__set__(self, value)
 
     @property
     def zones(self) -> dict[str, list[str]]:
-        if self._source is not None:
-            self._made()
-        return self._seen_zones
+        self._made()
+        return self.zones
 
     @zones.setter
     def zones(self, value: dict[str, list[str]]) -> None:
-        self._seen_zones = value
+        _ZONES_FIELD.__set__(self, value)
 
 
 _ENTITIES_FIELD, _ZONES_FIELD = GameState.__dict__["entities"], GameState.__dict__["zones"]
