@@ -511,6 +511,30 @@ def test_an_action_is_available_when_its_domain_has_an_item_even_a_falsy_one(tmp
     assert [o.value for o in game.decision.options] == ["pick_zero", "pick_none"]
 
 
+def test_available_agrees_with_actions_on_the_printed_board() -> None:
+    """For every player and every declared action, at the decisions of random base games: the one
+    action's generated test, and the closures it falls back on, answer as `actions()` does."""
+    from nemesis_rules.engine import vm
+    from nemesis_rules.engine.compile import _allowed_closure
+
+    rules = load_ruleset("base")
+    program = rules.program
+    checked = 0
+    for seed in range(2):
+        game, rng = Game.new(rules, players=4, seed=seed), random.Random(seed)
+        while not game.over:
+            if game.move_count % 7 == 0:
+                rt = vm.Runtime(program, game._state.clone())
+                for p in program.player_ids[:4]:
+                    offered = rt.available_actions(p)
+                    for info in program.actions:
+                        fallback = _allowed_closure(info.available, info.cost)(rt, p)
+                        assert rt.action_available(info.name, p) is fallback is (info.name in offered)
+                        checked += 1
+            game.apply(rng.randrange(len(game.decision.options)))
+    assert checked > 1000
+
+
 def test_a_decision_inside_a_call_waits_for_the_player(tmp_path: Path) -> None:
     script = ("proc main():\n    let p = player_at(0)\n    log(\"picked\", what=choose(p, [1, 2, 3]))\n"
               "    end_game(\"done\", [])\n")

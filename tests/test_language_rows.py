@@ -562,6 +562,44 @@ action trade(who, a in [1, 2], b in []):
     assert props(game, "player1") == {"n": 0}
 
 
+def test_available_tests_one_action_as_actions_does(tmp_path):
+    """`available(action, actor)`: the action's `when`, its domains and its cost (`can_pay`), as
+    `actions(actor)` tests them; an unknown action is an error that names it."""
+    rules = load_ruleset(write_module(tmp_path / "available", """
+fn can_pay(who, cost) = who.n >= cost
+fn none_of(p) = [x for x in [1] if x > 1]
+fn open_ones(p) = [a for a in ["rest", "buy", "pick"] if available(a, p)]
+
+action rest(who) when who.n < 3:
+    who.n += 1
+
+action buy(who) cost 2:
+    who.n -= 2
+
+action pick(who, x in none_of(who)):
+    who.n += x
+
+proc pay_cost(who, cost):
+    who.n += 0
+
+proc main():
+    let p = player_at(0)
+    log("poor", open=open_ones(p), offered=actions(p))
+    p.n = 2
+    log("rich", open=open_ones(p), offered=actions(p))
+    p.n = 5
+    log("richer", open=open_ones(p), offered=actions(p))
+    log("fly", ok=available("fly", p))
+"""))
+    with pytest.raises(RulesError, match="unknown action 'fly'"):
+        Game.new(rules, players=1)
+    game = Game.new(rules, players=1, autostart=False)
+    with pytest.raises(RulesError):
+        game.start()
+    assert [(e["args"]["open"], e["args"]["offered"]) for e in game.log] == [
+        (("rest",), ("rest",)), (("rest", "buy"), ("rest", "buy")), (("buy",), ("buy",))]
+
+
 def test_bug_action_parameter_prompts_are_reported_unused():
     rules = load("actions")
     assert game_text(rules) == "Move carefully where?"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -31,6 +32,7 @@ from nemesis_rules.engine.program import (
     RETURN,
     STORE,
     ActionInfo,
+    Closure,
     Code,
     Graph,
     Program,
@@ -843,35 +845,54 @@ def _compile_actions(c: Compiler, comp) -> None:
             prologue.append(ast.ExprStmt(ast.Call(ast.Name("pay_cost", span=a.span),
                                                   (ast.Name(a.actor, span=a.span), cost), span=a.span), span=a.span))
         c.code(f"action:{name}", (a.actor,), (*prologue, *a.body), a.span)
-        cost = c.closure((a.actor,), a.cost) if a.cost is not None else None
-        info = ActionInfo(name, _availability(c, a), cost)
+    c.program.available_actions, allowed = _all_available(c, comp)
+    for name, d in comp.actions.items():
+        cost = c.closure((d.value.actor,), d.value.cost) if d.value.cost is not None else None
+        available = _availability(c, d.value)
+        info = ActionInfo(name, available, cost, allowed.get(name) or _allowed_closure(available, cost))
         c.program.actions.append(info)
         c.program.action_index[name] = info
-    c.program.available_actions = _all_available(c, comp)
 
 
-def _all_available(c: Compiler, comp):
+def _allowed_closure(available: Callable, cost: Closure | None) -> Callable:
+    """An action's test as `actions()` applies it, from its closures (`_all_available` writes the
+    same as source where it can)."""
+    def allowed(rt, actor) -> bool:
+        if not available(rt, actor):
+            return False
+        can_pay = rt.program.can_pay
+        return can_pay is None or bool(can_pay(rt, [actor, cost(rt, [actor]) if cost else 0]))
+
+    return allowed
+
+
+def _all_available(c: Compiler, comp) -> tuple[Callable | None, dict[str, Callable]]:
     """One generated function `f(rt, actor)` giving the names of the actions the actor may take
-    now (what `_availability` and `can_pay` say, in declaration order), or None when some guard
-    needs slots of its own."""
+    now (what `_availability` and `can_pay` say, in declaration order), and each action's own test
+    of the same source (`available(action, actor)`); (None, {}) when some guard needs slots of
+    its own."""
     can_pay = c.gen.fn_ident("can_pay") if "can_pay" in comp.fns else None
     lines = ["def _available_actions(rt, _a0):", "    _out = []"]
+    tests: dict[str, str] = {}
     for name, d in comp.actions.items():
         a = d.value
         later = {p.name for p in a.params}
-        tests = [a.when] if a.when is not None else []
-        parts = [c.body_source((a.actor,), e) for e in tests]
+        parts = [c.body_source((a.actor,), a.when)] if a.when is not None else []
         parts += [_any_source(c, (a.actor,), p.domain) for p in a.params if not (_names_in(p.domain) & later)]
         if can_pay is not None:
             cost = c.body_source((a.actor,), a.cost) if a.cost is not None else "0"
             parts.append(f"{can_pay}(rt, _a0, {cost})" if cost is not None else None)
         if None in parts:
-            return None
-        lines += [f"    if {' and '.join(f'({x})' for x in parts) or 'True'}:",
-                  f"        _out.append({c.gen.constant(name)})"]
+            return None, {}
+        tests[name] = test = " and ".join(f"({x})" for x in parts) or "True"
+        lines += [f"    if {test}:", f"        _out.append({c.gen.constant(name)})"]
     lines += ["    return tuple(_out)", ""]
+    allowed = {}
+    for i, (name, test) in enumerate(tests.items()):
+        c.gen.define(f"def _allowed{i}(rt, _a0):\n    if {test}:\n        return True\n    return False\n")
+        allowed[name] = c.gen.ns.pop(f"_allowed{i}")
     c.gen.define("\n".join(lines))
-    return c.gen.ns.pop("_available_actions")
+    return c.gen.ns.pop("_available_actions"), allowed
 
 
 def _any_source(c: Compiler, params: tuple[str, ...], domain: ast.Expr) -> str | None:

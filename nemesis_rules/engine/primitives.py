@@ -715,6 +715,13 @@ def actions(rt, actor):
     return rt.available_actions(actor)
 
 
+@primitive("available", Param("action", "action"), Param("actor", "entity"), returns="bool",
+           doc="Whether the actor may take the action now: `action in actions(actor)`, testing that action alone.",
+           phrase="{actor} may take {action} now")
+def available(rt, action, actor):
+    return rt.action_available(action, actor)
+
+
 @primitive("cost_of", Param("action", "action"), Param("actor", "entity"), returns="int",
            doc="An action's cost for an actor (0 when it declares none).",
            phrase="the cost of {action} for {actor}")

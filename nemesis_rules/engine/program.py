@@ -45,8 +45,9 @@ class Code:
 @attrs.frozen
 class ActionInfo:
     name: str
-    available: Closure  # (rt, [actor, ...]) -> bool
+    available: Callable  # (rt, actor) -> bool: `when` holds and each domain known now has an item
     cost: Closure | None
+    allowed: Callable  # (rt, actor) -> bool: `available` and the cost can be paid (`actions()`'s test)
 
 
 @attrs.define

@@ -240,6 +240,13 @@ class Runtime:
             out.append(a.name)
         return tuple(out)
 
+    def action_available(self, action: str, actor) -> bool:
+        """Whether `action` is one of `available_actions(actor)`, testing that action alone."""
+        info = self.program.action_index.get(action)
+        if info is None:
+            raise ScriptError(f"unknown action {action!r}")
+        return info.allowed(self, actor)
+
     def action_cost(self, action: str, actor) -> int:
         info = self.program.action_index.get(action)
         if info is None:
