@@ -511,6 +511,23 @@ def test_an_action_is_available_when_its_domain_has_an_item_even_a_falsy_one(tmp
     assert [o.value for o in game.decision.options] == ["pick_zero", "pick_none"]
 
 
+@pytest.mark.parametrize("op, n", [(">", 0), ("!=", 0), (">=", 1), ("==", 0), ("<", 1), ("<=", 0), (">", 1)])
+def test_count_of_a_comprehension_function_compared_with_zero(tmp_path: Path, op: str, n: int) -> None:
+    """codegen `src_Compare`: `count(f(...)) > 0` and its kin stop at f's first item (f's `_any`
+    twin) and answer as the whole count would, remembered or not; other comparisons count."""
+    script = (f"fn small(p, k) = [x for x in [0, 1, 2] if x < k]\n"
+              f"fn test(p, k) = count(small(p, k)) {op} {n}\n"
+              "proc main():\n    let p = player_at(0)\n"
+              "    log(\"fresh\", a=test(p, 0), b=test(p, 1), c=test(p, 3))\n"
+              "    log(\"kept\", a=count(small(p, 0)), b=count(small(p, 1)), c=count(small(p, 3)))\n"
+              "    log(\"again\", a=test(p, 0), b=test(p, 1), c=test(p, 3))\n    end_game(\"done\", [])\n")
+    game = Game.new(load_ruleset(_module(tmp_path, script)), players=1)
+    compare = {">": int.__gt__, "!=": int.__ne__, ">=": int.__ge__, "==": int.__eq__, "<": int.__lt__,
+               "<=": int.__le__}[op]
+    want = {"a": compare(0, n), "b": compare(1, n), "c": compare(3, n)}
+    assert [e["args"] for e in game.log] == [want, {"a": 0, "b": 1, "c": 3}, want]
+
+
 def test_available_agrees_with_actions_on_the_printed_board() -> None:
     """For every player and every declared action, at the decisions of random base games: the one
     action's generated test, and the closures it falls back on, answer as `actions()` does."""

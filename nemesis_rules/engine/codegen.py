@@ -59,6 +59,12 @@ def _as_list(v):
     raise ScriptError(f"expected a list, got {brief(v)}")
 
 
+# `count(f(...)) OP N` that only asks whether f's list has an item: True for "it has", False for "it
+# is empty" (codegen `src_Compare`)
+_NONEMPTY_TESTS = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False,
+                   ("<=", 0): False}
+
+
 class ExprSource:
     """Writes the Python source of expressions and builds their functions."""
 
@@ -261,7 +267,21 @@ class ExprSource:
         return self.arith(e.op, self.source(e.left, b, comp), self.source(e.right, b, comp))
 
     def src_Compare(self, e: ast.Compare, b, comp) -> str:
+        test = _NONEMPTY_TESTS.get((e.op, e.right.value)) if type(e.right) is ast.Num else None
+        if test is not None and self._is_count_of_comprehension_fn(e.left):
+            inner = e.left.args[0]
+            args = "".join(", " + self.source(a, b, comp) for a in inner.args)
+            found = f"{self.fn_ident(inner.func.id)}_any(rt{args})"
+            return found if test else f"(not {found})"
         return f"({self.source(e.left, b, comp)} {e.op} {self.source(e.right, b, comp)})"
+
+    def _is_count_of_comprehension_fn(self, e) -> bool:
+        """`count(f(...))` for a module function that is one comprehension (it has an `_any` twin
+        that stops at the first item: compile.py `_first_source`)."""
+        return (type(e) is ast.Call and type(e.func) is ast.Name and e.func.id == "count"
+                and e.func.id not in self.names.fns and len(e.args) == 1 and not e.kwargs
+                and type(e.args[0]) is ast.Call and type(e.args[0].func) is ast.Name
+                and e.args[0].func.id in self.names.first_fns and not e.args[0].kwargs)
 
     def src_Neg(self, e: ast.Neg, b, comp) -> str:
         return self.arith("-", "0", self.source(e.operand, b, comp))
