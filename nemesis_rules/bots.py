@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from nemesis_rules.api import Decision, Game, Option
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.program import Program
-from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState
+from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState, read_record
 from nemesis_rules.engine.view import LazySeenState, SeenFunctions, sees_entity, view
 
 BOT_KINDS = ("random", "heuristic")
@@ -70,10 +70,11 @@ class Seen:
 
     def sees(self, entity: Any) -> list | None:
         """The entity as the seat sees it (its record in `state`), or None when it does not see it
-        (or `entity` is no entity id); reads the game's state without making `state`."""
+        (or `entity` is no entity id); reads the game's state without making `state`, and without
+        copying a record that a clone of the game shares (read it, never change it)."""
         state = self._game_state
         if isinstance(entity, str) and sees_entity(self.program, state, self.seat, entity):
-            return state.entities[entity]
+            return read_record(state.entities, entity)
         return None
 
     @property

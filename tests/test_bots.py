@@ -151,6 +151,19 @@ def test_a_hint_steers_the_bot(tmp_path):
     assert d.options[pick].value is None
 
 
+def test_a_bots_look_at_an_entity_copies_nothing_a_clone_shares(rules):
+    """`Seen.sees` reads the game's record in place: a look is no reason for a game that shares
+    its records with a clone (copy on access, engine/state.py) to take a copy of its own."""
+    game = Game.new(rules, players=2, seed=3)
+    twin = game.clone()
+    me = Seen(twin, 0, twin.decision)
+    table = twin._state.entities
+    shown = [e for e in dict.keys(table) if sees_entity(rules.program, twin._state, 0, e)]
+    assert len(shown) > 10 and all(me.sees(e) == game._state.entities[e] for e in shown)
+    assert me.sees("no such entity") is None
+    assert not table.owned & set(shown), "a look made the clone copy records it only read"
+
+
 def test_a_hint_that_reads_no_position_makes_no_seen_state(rules):
     # base's hint for paying reads only the prompt: the seat's seen state is never made
     game = one_player(rules)
