@@ -19,11 +19,13 @@ from nemesis_rules.dsl.diagnostics import brief
 from nemesis_rules.engine import limits, vm
 from nemesis_rules.engine.limits import MAX_INT, charge
 from nemesis_rules.engine.primitives import (
+    CHANGING_FIELDS,
     ENTITY_ATTR_INDEX,
     REGISTRY,
     ScriptError,
     attr,
     counter,
+    fixed_attr,
 )
 from nemesis_rules.engine.straight import GameEnded, Suspend
 
@@ -76,7 +78,7 @@ class ExprSource:
         self.lazy = lazy
         self.ns: dict[str, Any] = {"_arith": arith, "_index": _index, "_item": _item, "_as_list": _as_list, "_F": fns,
                                    "_MISS": _MISS, "_GameEnded": GameEnded, "_work": limits.work, "_limits": limits,
-                                   "_attr": attr, "_counter": counter, "_charge": charge,
+                                   "_attr": attr, "_fixed_attr": fixed_attr, "_counter": counter, "_charge": charge,
                                    # what procedures run as functions use (straight.py)
                                    "_Suspend": Suspend, "_choose": vm.choose, "_chance": vm.chance,
                                    "_WAIT": vm.WAIT, "_emit": vm.emit, "_call": vm.call_by_value,
@@ -228,7 +230,8 @@ class ExprSource:
         if e.name == "id":
             return obj
         if e.name in ENTITY_ATTR_INDEX:
-            return f"_attr(rt, {obj}, {ENTITY_ATTR_INDEX[e.name]})"
+            index = ENTITY_ATTR_INDEX[e.name]
+            return f"{'_attr' if index in CHANGING_FIELDS else '_fixed_attr'}(rt, {obj}, {index})"
         return f"rt.get_attr({obj}, {self.constant(e.name)})"
 
     def src_Index(self, e: ast.Index, b, comp) -> str:

@@ -121,15 +121,24 @@ def read(rt, key, value):
 
 
 def attr(rt, e, index: int):
-    """A field of an entity's record (ENTITY_ATTR_INDEX), noted like `read` when it may change
-    (its zone, its face; its kind and component are the ones it was made with)."""
+    """A field of an entity's record that may change (CHANGING_FIELDS: its zone, its face), noted
+    like `read`."""
     try:
         value = read_record(rt.state.entities, e)[index]
     except (KeyError, TypeError):
         raise ScriptError(f"{e!r} is not an entity") from None
-    if rt.reads is not None and index in CHANGING_FIELDS:
+    if rt.reads is not None:
         rt.reads.append(e)
     return value
+
+
+def fixed_attr(rt, e, index: int):
+    """A field of an entity's record that never changes (its kind, its component: those it was
+    made with), so nothing needs noting."""
+    try:
+        return read_record(rt.state.entities, e)[index]
+    except (KeyError, TypeError):
+        raise ScriptError(f"{e!r} is not an entity") from None
 
 
 def _items(xs) -> tuple:
