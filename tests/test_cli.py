@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -272,6 +273,30 @@ def test_bench_prints_figures_with_units(capsys):
         assert unit in out
     heuristic = next(line for line in out.splitlines() if "heuristic-bot games" in line)
     assert "games/s (median of 1 runs of 1 games" in heuristic  # a median, as every timed figure
+
+
+def test_bench_profile_names_the_rules_that_take_the_time(capsys):
+    code, out, _ = run(capsys, "bench", TOY, "--games", "3", "--runs", "1", "--profile", "--no-baselines")
+    assert code == 0
+    part = out.split("where the time goes: 3 random games", 1)[1]
+    rules = [line for line in part.split("the rules\n", 1)[1].split("the rest\n", 1)[0].splitlines() if "%" in line]
+    # each a rule of the toy module by its declared name and place, not a generated function
+    assert len(rules) >= 5 and all(re.search(r"% +\d+\.\d%  (fn|proc) \S+  \(fixtures/toy/\w+\.(nem|yaml):\d+\)", line)
+                                   for line in rules)
+    assert not re.search(r"_(f|sp|dp)\d+", part)
+    assert "engine/vm.py run" in part and "by kind: rule functions" in part and "Python (built-ins" in part
+
+
+def test_every_generated_function_of_base_is_named_by_its_rule():
+    from nemesis_rules.cli.profile import place_of
+
+    rules = load_ruleset("base")
+    generated = [n for n, v in rules.program.ns.items() if re.fullmatch(r"_(f|sp|dp)\d+(_any|_first)?", n) and callable(v)]
+    assert len(generated) > 500
+    for name in generated:
+        group, label = place_of(rules, "<nemesis function>", 1, name)
+        assert group in ("fn", "proc") and name not in label, (name, label)
+    assert place_of(rules, "<nemesis function>", 1, "_f0") == ("fn", "fn active  (nemesis_core/rules/common.nem:51)")
 
 
 # ---- bots ----

@@ -3,7 +3,7 @@
 For each ruleset (a module id or folder; `a,b` for modules together) it prints the load time
 (compose + check + compile), full random games per second (median of several runs, one process),
 decisions per second, the median clone() and JSON round-trip time of states met in a game, and
-the JSON size of a mid-game state. By default: the toy module of the tests, and rulesets/base
+the JSON size of a mid-game state (`--profile`: then which rules take the time, cli/profile.py). By default: the toy module of the tests, and rulesets/base
 (the printed board); then nemesis-lint's time and, in a source checkout, the ratio of the rules in the
 DSL to the same rules written by hand in Python (tools/handwritten.py; `--no-baselines` skips it).
 """
@@ -21,6 +21,7 @@ from pathlib import Path
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.bots import bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common
+from nemesis_rules.cli.profile import profile_games
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.paths import rulesets_dir
 
@@ -38,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=int, default=5, help="timed runs; the median is shown (default: 5)")
     p.add_argument("--no-baselines", action="store_true",
                    help="skip the DSL / hand-written Python ratios (tools/handwritten.py)")
+    p.add_argument("--profile", action="store_true",
+                   help="then play --games random games under cProfile and show which rules (by their "
+                        "declared names) and engine functions take the time")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -133,6 +137,8 @@ def bench_one(target: str, args: argparse.Namespace, explicit: bool) -> None:
     try:
         with common.rules_kept_aside():  # as `nemesis simulate` plays
             _bench_games(rules, players, args.games, args.runs)
+        if args.profile:
+            profile_games(rules, lambda seed: random_game(rules, players, seed), args.games)
     except RulesError as error:
         print(f"  games: the rules failed: {common.one_line(error)}")
 

@@ -504,6 +504,7 @@ def build_program(comp, max_players: int, lazy: bool = False) -> Program:
         add_blocks(code, c.gen)
     p.compiled = c.gen.used
     p.ns = c.gen.ns
+    p.idents = {ident: name for names in (c.gen.fn_idents, c.gen.proc_idents) for name, ident in names.items()}
     return p
 
 

@@ -86,6 +86,9 @@ class Program:
     available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code
     ns: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # the generated functions' globals
+    # a generated function's name -> the rule it runs (`_f3` -> `space_of`, `_dp12` -> `take_turn#body`):
+    # what a profile names (cli/profile.py)
+    idents: dict[str, str] = attrs.field(factory=dict, eq=False, repr=False)
     # seat -> zone -> what the seat sees of the zone (view.py): fixed by the rules, kept once worked out
     seen_levels: dict[int | None, dict[str, str]] = attrs.field(factory=dict, eq=False, repr=False)
     # seat -> (the zones of a state, those the seat may not even count) (view.py `seen_state_of`)
