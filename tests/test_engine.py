@@ -548,6 +548,11 @@ def test_available_agrees_with_actions_on_the_printed_board() -> None:
                         fallback = _allowed_closure(info.available, info.cost)(rt, p)
                         assert rt.action_available(info.name, p) is fallback is (info.name in offered)
                         checked += 1
+                    whole, program.available_actions = program.available_actions, None
+                    try:  # the list without its generated function: each action's own test in turn
+                        assert rt.available_actions(p) == offered
+                    finally:
+                        program.available_actions = whole
             game.apply(rng.randrange(len(game.decision.options)))
     assert checked > 1000
 

@@ -230,15 +230,7 @@ class Runtime:
         p = self.program
         if p.available_actions is not None:
             return p.available_actions(self, actor)
-        can_pay = p.can_pay
-        out = []
-        for a in p.actions:
-            if not a.available(self, actor):
-                continue
-            if can_pay is not None and not can_pay(self, [actor, a.cost(self, [actor]) if a.cost else 0]):
-                continue
-            out.append(a.name)
-        return tuple(out)
+        return tuple(a.name for a in p.actions if a.allowed(self, actor))  # each action's own test
 
     def action_available(self, action: str, actor) -> bool:
         """Whether `action` is one of `available_actions(actor)`, testing that action alone."""
