@@ -271,6 +271,7 @@ def test_rings_walk_the_corridors_adjacent_rooms_takes():
         rt = vm.Runtime(program, game.state)
         closed = fns["closed_corridors"](rt, [])
         assert len(closed) == max(0, shut - (shut >= 2))
+        assert set(closed) == {c for c in corridors if fns["closed"](rt, [c])}  # the rules' own test
         for slot in fns["board_slots"](rt, []):
             rings = primitives.REGISTRY["rings"].impl(rt, slot, "corridor", closed)
             assert [list(r) for r in rings] == walk(rt, slot), (slot, closed)

@@ -21,8 +21,9 @@ from nemesis_rules.dsl.diagnostics import Span
 
 PACKAGE = Path(__file__).resolve().parents[1]
 GENERATED = re.compile(r"(_f\d+|_[sd]p\d+)(_any|_first)?")
-# generated functions that are not one rule's
-SHARED = {"_available_actions": "actions(): every action's test", "<lambda>": "rule expressions (steps, guards)"}
+# generated functions that are not one rule's, by the start of their name
+SHARED = (("_available_actions", "actions(): every action's test"), ("_allowed", "available(): one action's test"),
+          ("_block", "steps resumed after a decision"), ("<lambda>", "rule expressions (steps, guards)"))
 # what each group of functions is called in the summary line, in its order
 GROUPS = {"fn": "rule functions", "proc": "procedures", "rules": "other rule code", "engine": "the engine",
           "package": "the rest of nemesis_rules", "python": "Python (built-ins and library)"}
@@ -87,9 +88,7 @@ def _rule_place(rules: Ruleset, name: str) -> tuple[str, str]:
     found = GENERATED.fullmatch(name)
     rule = rules.program.idents.get(found.group(1)) if found else None
     if rule is None:
-        if name.startswith("_allowed"):
-            return "rules", "available(): one action's test"
-        return "rules", SHARED.get(name, "steps resumed after a decision" if name.startswith("_block") else name)
+        return "rules", next((label for start, label in SHARED if name.startswith(start)), name)
     if found.group(1).startswith("_f"):
         span = rules.composition.fns[rule].span if rule in rules.composition.fns else None
         return "fn", f"fn {rule}{_where(span)}"
