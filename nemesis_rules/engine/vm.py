@@ -24,6 +24,7 @@ from nemesis_rules.engine.program import (
     JUMP_IF_NOT,
     RETURN,
     STORE,
+    ActionInfo,
     Code,
     Program,
 )
@@ -234,21 +235,21 @@ class Runtime:
 
     def action_available(self, action: str, actor) -> bool:
         """Whether `action` is one of `available_actions(actor)`, testing that action alone."""
-        info = self.program.action_index.get(action)
-        if info is None:
-            raise ScriptError(f"unknown action {action!r}")
-        return info.allowed(self, actor)
+        return self._action_info(action).allowed(self, actor)
 
     def action_cost(self, action: str, actor) -> int:
-        info = self.program.action_index.get(action)
-        if info is None:
-            raise ScriptError(f"unknown action {action!r}")
+        info = self._action_info(action)
         return info.cost(self, [actor]) if info.cost else 0
 
     def action_target(self, action) -> str:
-        if action not in self.program.action_index:
-            raise ScriptError(f"unknown action {action!r}")
+        self._action_info(action)
         return f"action:{action}"
+
+    def _action_info(self, action) -> ActionInfo:
+        info = self.program.action_index.get(action)
+        if info is None:
+            raise ScriptError(f"unknown action {action!r}")
+        return info
 
     def call_fn_script(self, e, field: str, args: list):
         """Evaluate an entity's expression field (`functions:` of its kind) with `this` = e."""
