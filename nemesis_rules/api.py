@@ -43,6 +43,7 @@ from nemesis_rules.engine.state import (
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset import cache as ruleset_cache
 from nemesis_rules.ruleset import load as load_mod
+from nemesis_rules.ruleset import template as template_text
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
 from nemesis_rules.ruleset.validate import BASE_LANG, validate
@@ -90,9 +91,9 @@ class Ruleset:
             return self.names[text]
         if text in self.program.player_ids:
             return f"{self.names.get('player', 'Player')} {text.removeprefix('player')}"
-        base, _, number = text.partition("#")
-        if number and base in self.names:
-            return f"{self.names[base]} {number}"
+        base, _, number = text.partition("#")  # a copy reads as its component: the number is no name
+        if number.isdigit():
+            return self.names.get(base) or base.replace("_", " ")
         return text.replace("_", " ")
 
     def message(self, key: str, args: dict[str, Any] | None = None) -> str:
@@ -114,17 +115,19 @@ class Ruleset:
         args = args or {}
 
         def fill(m: re.Match) -> str:
-            name = m.group(1)
+            name, choices = m.group(1), m.group(2)
             if name is None:
                 return m.group()[0]  # `{{` and `}}` stand for one brace
-            return self.label(args[name]) if name in args else m.group()
+            if name not in args:
+                return m.group()
+            return template_text.choose_text(args[name], choices) if choices else self.label(args[name])
 
-        # only `{name}`: no attribute, index or format spec can reach Python (lint E308 says so)
-        return TEMPLATE_FIELD.sub(fill, template)
+        # only `{name}` and `{name|key=text|text}`: no attribute, index or format spec can reach
+        # Python (lint E603 says so)
+        return template_text.FIELD.sub(fill, template)
 
 
 MAX_TEXTS = 50_000  # message texts a Ruleset keeps (about a hundred games' worth of log lines)
-TEMPLATE_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None,

@@ -61,7 +61,9 @@ def jump(game):
     raise AssertionError("the game did not end")
 
 
-def test_earth_objective_wins_and_quarantine_dies_off_course(rules):
+def test_earth_objective_wins_and_a_sleeping_quarantine_holder_lives(rules):
+    """Earth kills no sleeper, a Quarantine holder's neither (seed 000 L941-945; DECISIONS.md F14);
+    the Nest is intact, so Quarantine is not met."""
     game = start(rules, 3)
     deal(game, "player1", "objective_salvaging_the_prime_asset")
     deal(game, "player2", "objective_quarantine")
@@ -69,7 +71,7 @@ def test_earth_objective_wins_and_quarantine_dies_off_course(rules):
     place(game, "player2", "asleep")
     set_ship(game, space=0)                                         # A: Earth
     assert jump(game) == {"reason": "jump", "winners": (0,)}
-    assert props(game, "player2")["death_cause"] == "killed_off_course"
+    assert props(game, "player2")["status"] == "asleep"
     assert props(game, "destination_track")["reached"] == "earth"
 
 

@@ -737,12 +737,15 @@ CODES: tuple[LintCode, ...] = (
         """),
     _rule("E603", "bad-placeholder", """
         ## What it does
-        Reports a message template field other than a plain `{name}`: an attribute (`{who.x}`),
-        an index (`{who[0]}`), a conversion or a format spec (`{who:>9}`), or an unclosed brace.
+        Reports a message template field other than a plain `{name}` or a choice of texts (below):
+        an attribute (`{who.x}`), an index (`{who[0]}`), a conversion or a format spec
+        (`{who:>9}`), a choice whose texts but the last lack their `keys=`, or an unclosed brace.
 
         ## Why it matters
-        Templates are filled with `{name}` substitution only; anything else would be shown as written,
-        and in a format engine it could reach Python objects or make a line of a gigabyte.
+        Templates are filled with `{name}` substitution and choices only (a choice picks the text
+        whose comma-separated keys name the value, else the last: `{n|1=point|points}`);
+        anything else would be shown as written, and in a format engine it could reach Python
+        objects or make a line of a gigabyte.
 
         ## Example
         ```yaml
@@ -753,7 +756,7 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         ```yaml
         messages:
-          hit: "{who} takes {n} damage"
+          hit: "{who} takes {n} {n|1=point|points} of damage"
         ```
         Write `{{` and `}}` for a literal brace.
         """),

@@ -11,6 +11,7 @@ from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.compile import STEP_EVENTS
+from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -514,19 +515,21 @@ _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}?")
 
 
 def _placeholders(text: str) -> set[str]:
-    """The `{name}` fields of a template (`{{` and `}}` are literal braces)."""
-    return {m[1] for m in _FIELD.finditer(text) if m[1]}
+    """The names of a template's fields, `{name}` or `{name|...}` (`{{` and `}}` are literal braces)."""
+    return {m[1].partition("|")[0] for m in _FIELD.finditer(text) if m[1]}
 
 
 def bad_placeholder(text: str) -> str | None:
-    """The first field of a template that is not a plain `{name}` (the engine fills only those)."""
+    """The first field of a template that is neither `{name}` nor `{name|key=text|...|text}` (the
+    engine fills only those: ruleset/template.py)."""
     for m in _FIELD.finditer(text):
         field = m.group()
         if field in ("{{", "}}"):
             continue
         if not field.endswith("}"):
             return field
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", m[1]):
+        name, bar, choices = m[1].partition("|")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or (bar and template.bad_choices(bar + choices)):
             return field
     return None
 
@@ -595,8 +598,9 @@ def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | Non
     for table in comp.catalogs.values():
         for key, d in table.items():
             if d.module == top and key.startswith("messages.") and (bad := bad_placeholder(str(d.value))):
-                comp.diagnostics.append(Diagnostic("E603", f"`{key}`: `{bad[:40]}` is not a `{{name}}` placeholder",
-                                                   d.span, help="only `{name}` is filled; write `{{` for a brace"))
+                comp.diagnostics.append(Diagnostic(
+                    "E603", f"`{key}`: `{bad[:40]}` is not a `{{name}}` or `{{name|key=text|text}}` placeholder",
+                    d.span, help="only `{name}` and `{name|key=text|text}` are filled; write `{{` for a brace"))
 
 
 def _untitled_components(comp: Composition, base: dict, top: str | None) -> None:
