@@ -111,6 +111,32 @@ def test_a_bots_seen_state_holds_its_own_objectives_only(rules):
     assert mars not in theirs.entities and mars not in theirs.zones["objectives@player1"]
 
 
+# ---- point 2: backpack backs
+def test_others_see_a_backpack_cards_colour_not_the_card(rules):
+    game = dealt(rules)
+    red, yellow = inside(game, "item_deck_red")[0], inside(game, "item_deck_yellow")[0]
+    for card in (red, yellow):  # found: face up in the backpack, as `take_found_item` leaves it
+        put(game, card, "backpack@player1")
+        game.state.entities[card][E_FACE] = True
+    own = game.view(0)
+    assert own["zones"]["backpack@player1"]["entities"] == [yellow, red]
+    for seat in (1, None):
+        view = game.view(seat)
+        assert view["zones"]["backpack@player1"] == {"size": 2, "backs": ["yellow", "red"]}
+        assert not named(view, red) and not named(view, yellow)
+        text = screen_text(rules, view)
+        assert "Backpack (Player 1): 2 hidden (backs: yellow, red)" in text
+        assert rules.label(red) not in text.replace(rules.label("item_deck_red"), "")
+
+
+def test_a_face_down_card_in_a_zone_one_sees_shows_its_back(rules):
+    game = dealt(rules)
+    card = inside(game, "item_deck_green")[0]
+    put(game, card, "item_discard_green")  # a public pile; the card still lies face down
+    listed = game.view(1)["zones"]["item_discard_green"]["entities"]
+    assert listed == [{"face_down": "item_card", "back": "green"}]
+
+
 # ---- bad declarations: a clear error naming the kind and the field
 @pytest.mark.parametrize(("field", "value", "says"), [
     ("back", "no_such_prop", "prints undeclared prop `no_such_prop` on its back"),
