@@ -16,6 +16,8 @@ from nemesis_rules.cli import render
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_FACE, E_KIND, E_PROPS
 from nemesis_rules.engine.view import SeenFunctions, seen_state_of, sees_entity
+from nemesis_rules.serve.server import update
+from nemesis_rules.serve.tables import Table
 from tests.positions import inside, put
 
 PLAYERS = 3
@@ -82,6 +84,13 @@ def test_the_keep_decision_shows_each_cards_condition(rules):
     other = game.view((d.player + 1) % PLAYERS)
     assert "options" not in other["decision"]
     assert all(render.option_label(rules, other, o) == o.label for o in d.options)  # an unseen card: its name only
+    table = Table("t", ["base"], "en", ["human"] * PLAYERS, ["a", "b", "c"], game)  # the web table's message
+    sent = update(table, d.player)
+    assert [o["label"] for o in sent["decision"]["options"]] == labels
+    assert any(rules.label(o.value) in line for o in d.options for line in sent["screen"]["zones"])
+    for seat in (d.player + 1) % PLAYERS, None:
+        shown = update(table, seat)["screen"]["zones"]
+        assert not any(rules.label(o.value) in line for o in d.options for line in shown), seat
 
 
 def test_a_discarded_objective_stays_hidden_from_everyone(rules):
