@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from nemesis_rules.api import Decision, Ruleset
+from nemesis_rules.api import Decision, Option, Ruleset
 from nemesis_rules.dsl.describe import describe_expression, describe_script, phrases, summary
 from nemesis_rules.engine.view import SeenFunctions
 
@@ -172,8 +172,8 @@ def zone_label(rules: Ruleset, key: str) -> str:
 
 
 def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
-    """Its component's name (copies then count together), with its set props when it is the
-    viewer's own."""
+    """Its component's name (copies then count together) and what its face reads (`with_text`),
+    with its set props when it is the viewer's own; a face-down entity as its kind and its back."""
     if isinstance(entry, dict):
         face_down = words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
         return f"{face_down} ({rules.label(entry['back'])})" if entry.get("back") is not None else face_down
@@ -206,7 +206,7 @@ def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
 TEXT_WIDTH = 160  # a card's text on the screen (cut at a word beyond it)
 
 
-def option_label(rules: Ruleset, view: dict[str, Any], option: Any) -> str:
+def option_label(rules: Ruleset, view: dict[str, Any], option: Option) -> str:
     """An option as the deciding seat reads it: an entity it sees with what its face reads."""
     ent = view["entities"].get(option.value) if isinstance(option.value, str) else None
     return with_text(rules, ent, option.label) if ent is not None else option.label
