@@ -137,9 +137,10 @@ class NemesisEnv(AECEnv):
         out = io.StringIO()
         console = Console(file=out, width=SCREEN_WIDTH, color_system=None, highlight=False, soft_wrap=True)
         d = self.game.decision
-        render.view_screen(console, self.rules, self.game.view(d.player if d else None))
+        view = self.game.view(d.player if d else None)
+        render.view_screen(console, self.rules, view)
         if d is not None:
-            render.menu(console, self.rules, d)
+            render.menu(console, self.rules, d, view)
         else:
             render.result_screen(console, self.rules, self.game.result)
         return out.getvalue()

@@ -76,7 +76,8 @@ class PropertyFailure(AssertionError):
 # ------------------------------------------------------------------ what a seat may see
 
 def visibility_of(rules, zone: str, seat: int | None) -> str:
-    """`all`, `size` or `none`, from the zone's declared visibility (not from the engine's view)."""
+    """`all`, `look` (all, face-down ones too), `size` or `none`, from the zone's declared
+    visibility (not from the engine's view)."""
     return levels_for(rules, seat)[zone]
 
 
@@ -109,9 +110,9 @@ def _declared_visibility(rules, zone: str, seat: int | None) -> str:
     vis = spec.visibility
     if vis == "public":
         return "all"
-    if vis == "owner":
+    if vis in ("owner", "owner_looks"):
         mine = seat is not None and owner == rules.program.player_ids[seat]
-        return "all" if mine else "size"
+        return ("all" if vis == "owner" else "look") if mine else "size"
     return "size" if vis == "hidden" else "none"
 
 
@@ -148,6 +149,8 @@ def seen_by_seats(rules, st, seats) -> list[set[str]]:
                 if up is None:
                     up = [e for e in members if entities[e][E_FACE]]
                 seen.update(up)
+            elif level == "look":  # its owner looks at face-down cards too
+                seen.update(members)
             elif level == "size":
                 if exposed is None:
                     exposed = [e for e in members if e in public and entities[e][E_FACE]]
@@ -170,7 +173,7 @@ def _zone_level(rules, ent, seat) -> str:
 def _identifiable(rules, st, seat, eid, ent, level) -> bool:
     if level == "none":
         return False
-    if seat is not None and seat in st.known.get(eid, ()):
+    if level == "look" or (seat is not None and seat in st.known.get(eid, ())):
         return True
     return bool(ent[E_FACE]) and (level == "all" or eid in st.public)
 
@@ -253,6 +256,7 @@ class ZoneShapes:
         # has peeked at none of its members
         self.whole: dict[str, dict] = {}
         self.counted: dict[str, dict] = {}
+        self.looked: dict[str, dict] = {}  # its owner's shape of an `owner_looks` zone: every id
 
     def peeked_by(self, seat) -> set[str]:
         got = self.peeks.get(seat)
@@ -267,10 +271,11 @@ class ZoneShapes:
         out = {}
         for zone, members in dict.items(zones):
             level = levels[zone]
-            if level == "all":
-                got = whole.get(zone)
+            if level == "all" or level == "look":
+                shapes = whole if level == "all" else self.looked
+                got = shapes.get(zone)
                 if got is None:
-                    got = whole[zone] = self._shape(members, level, None, set())
+                    got = shapes[zone] = self._shape(members, level, None, set())
                 out[zone] = got
             elif level == "size":
                 got = counted.get(zone)
@@ -286,6 +291,8 @@ class ZoneShapes:
 
     def _shape(self, members, level: str, seat, peeked: set[str]) -> dict:
         entities = self.st.entities
+        if level == "look":
+            return {"size": len(members), "entities": list(members)}
         if level == "all":
             return {"size": len(members), "entities": _listed(self.st, members, seat)}
         shape: dict = {"size": len(members)}
@@ -295,6 +302,9 @@ class ZoneShapes:
         at = {e: i for i, e in enumerate(members) if e in peeked}
         if at:
             shape["known"] = at
+        backs = [_back(self.st, eid) for eid in members]
+        if any(b is not None for b in backs):
+            shape["backs"] = backs
         return shape
 
 
@@ -348,7 +358,7 @@ def explain_zone(rules, st, seat, zone: str, level: str, shown, after_seen: set[
     if shown is None or shown.get("size") != len(members):
         raise PropertyFailure(f"seat {seat}: zone {zone} shown as {shown}, it holds {len(members)}")
     if level == "size":
-        exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public", "known"} else None
+        exposed = set(shown.get("public", ())) if set(shown) <= {"size", "public", "known", "backs"} else None
         peeked = {e: i for i, e in enumerate(members) if seat in st.known.get(e, ())}
         if exposed is None or not exposed <= after_seen & set(members) or shown.get("known", {}) != peeked:
             raise PropertyFailure(f"seat {seat} sees inside {zone} (only its size is public): {shown}")
@@ -357,16 +367,33 @@ def explain_zone(rules, st, seat, zone: str, level: str, shown, after_seen: set[
             if st.entities[eid][E_FACE] or seat in st.known.get(eid, ()):
                 if item != eid:
                     raise PropertyFailure(f"seat {seat}: {zone} shows {item} where {eid} lies face up")
-            elif item != {"face_down": st.entities[eid][0]}:
+            elif item != _face_down(st, eid):
                 raise PropertyFailure(f"seat {seat} sees the face-down {eid} in {zone} as {item}")
 
 
 def _listed(st, members, seat) -> list:
     """What a zone the seat sees in full must list: the id of each card face up or peeked at by
-    the seat, `{"face_down": kind}` for the others."""
+    the seat, `{"face_down": kind}` for the others (with `back`, what the card's back shows, where
+    its kind prints one)."""
     entities, known = st.entities, st.known
-    return [eid if entities[eid][E_FACE] or (known and seat in known.get(eid, ())) else {"face_down": entities[eid][0]}
+    return [eid if entities[eid][E_FACE] or (known and seat in known.get(eid, ())) else _face_down(st, eid)
             for eid in members]
+
+
+def _face_down(st, eid: str) -> dict:
+    back = _back(st, eid)
+    return {"face_down": st.entities[eid][0]} if back is None else {"face_down": st.entities[eid][0], "back": back}
+
+
+# kind -> the prop printed on its back, from the declared kinds (not from the engine's program)
+BACKS = {name: d.value.back for name, d in load_ruleset("base").composition.kinds.items() if d.value.back}
+
+
+def _back(st, eid: str):
+    """What the entity's back shows: the prop its kind declares (`back:`), else None."""
+    kind, _, props = st.entities[eid][:3]
+    prop = BACKS.get(kind)
+    return None if prop is None else props.get(prop)
 
 
 def _identity_hidden(rules, st, eid: str, seat: int | None) -> bool:
@@ -380,7 +407,7 @@ def _identity_hidden(rules, st, eid: str, seat: int | None) -> bool:
         return False
     name = zone.partition("@")[0]
     vis = rules.composition.zones[name].value.visibility
-    return vis == "owner" and visibility_of(rules, zone, seat) != "all"
+    return vis in ("owner", "owner_looks") and visibility_of(rules, zone, seat) not in ("all", "look")
 
 
 # (id of the state, log index, seat) -> what the seat could identify when the line was written:

@@ -307,7 +307,9 @@ def crew_survival(rules, kind: str, games: int, players: int = 4) -> int:
 
 def test_heuristic_crew_outlives_random_crew(rules):
     heuristic, rand = crew_survival(rules, "heuristic", 40), crew_survival(rules, "random", 40)
-    assert heuristic >= 8 and heuristic > 2 * rand, (heuristic, rand)
+    # 7 since the bots read their own objectives (issue #35): one whose card wants Mars steers the
+    # ship there, and a sleeper whose card wants Earth dies off course, as printed (8 before)
+    assert heuristic >= 7 and heuristic > 2 * rand, (heuristic, rand)
 
 
 def test_base_bot_checks_the_course_then_steers_for_its_destination(rules):

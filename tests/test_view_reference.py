@@ -23,15 +23,19 @@ def _reference_view(program, st, seat, log_from=0):
             continue
         if level == "size":
             zones[key] = _counted_zone(st, members, public, known, shown)
+            backs = [_back(program, dict.__getitem__(st.entities, e)) for e in members]
+            if any(b is not None for b in backs):
+                zones[key]["backs"] = backs
             continue
         listed = []
         for eid in members:
             ent = dict.__getitem__(st.entities, eid)
-            if ent[E_FACE] or eid in known:
+            if ent[E_FACE] or eid in known or level == "look":
                 listed.append(eid)
                 shown.add(eid)
             else:
-                listed.append({"face_down": ent[E_KIND]})
+                back = _back(program, ent)
+                listed.append({"face_down": ent[E_KIND]} if back is None else {"face_down": ent[E_KIND], "back": back})
         zones[key] = {"size": len(members), "entities": listed}
     entities = {eid: entity_view(program, ent) for eid, ent in dict.items(st.entities)
                 if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
@@ -39,6 +43,12 @@ def _reference_view(program, st, seat, log_from=0):
             "zones": zones, "entities": entities, "decision": _decision_view(st, seat),
             "log": [e for e in st.log[log_from:] if e["to"] is None or (seat is not None and seat in e["to"])],
             "result": st.result}
+
+
+def _back(program, ent):
+    """What the entity's kind prints on its back (`back: prop`), or None."""
+    prop = program.kind_backs.get(ent[E_KIND])
+    return None if prop is None else entity_view(program, ent)["props"][prop]
 
 
 def test_entity_view_is_the_record_view_inlines() -> None:

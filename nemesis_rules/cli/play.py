@@ -100,8 +100,9 @@ class Session:
 
     def _human_turn(self, d: Decision) -> str | None:
         self._hand_over(d.player)
-        render.view_screen(self.console, self.rules, self.game.view(d.player))
-        render.menu(self.console, self.rules, d)
+        view = self.game.view(d.player)
+        render.view_screen(self.console, self.rules, view)
+        render.menu(self.console, self.rules, d, view)
         return self._ask(d)
 
     def _hand_over(self, seat: int) -> None:

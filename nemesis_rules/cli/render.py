@@ -17,8 +17,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from nemesis_rules.api import Decision, Ruleset
-from nemesis_rules.dsl.describe import phrases
+from nemesis_rules.api import Decision, Option, Ruleset
+from nemesis_rules.dsl.describe import describe_expression, describe_script, phrases, summary
 from nemesis_rules.engine.view import SeenFunctions
 
 LOG_TAIL = 8
@@ -147,7 +147,8 @@ def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
             seen = [*zone.get("known", {}), *zone.get("public", ())]  # looked at, or made public
             told = ", ".join(entity_label(rules, view, e, detail=True) for e in seen)
             known = f" ({escape(words(rules, 'you_know', what=told))})" if told else ""
-            lines.append(f"{name}: [dim]{escape(words(rules, 'hidden', n=zone['size']))}[/dim]{known}")
+            lines.append(f"{name}: [dim]{escape(words(rules, 'hidden', n=zone['size']))}[/dim]"
+                         f"{backs_text(rules, zone)}{known}")
             continue
         items = Counter(entity_label(rules, view, e, detail=mine) for e in zone["entities"])
         lines.append(f"{name}: " + ", ".join(escape(t if n == 1 else f"{t} ×{n}") for t, n in items.items()))
@@ -156,28 +157,67 @@ def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
     return lines
 
 
+def backs_text(rules: Ruleset, zone: dict[str, Any]) -> str:
+    """What the backs of a counted zone's cards show (` (backs: Red ×2, Yellow)`), or ""."""
+    shown = [b for b in zone.get("backs", ()) if b is not None]
+    if not shown:
+        return ""
+    told = ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in Counter(map(rules.label, shown)).items())
+    return f" ({escape(words(rules, 'backs', what=told))})"
+
+
 def zone_label(rules: Ruleset, key: str) -> str:
     name, _, owner = key.partition("@")
     return f"{rules.label(name)} ({rules.label(owner)})" if owner else rules.label(name)
 
 
 def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
-    """Its component's name (copies then count together), with its set props when it is the
-    viewer's own."""
+    """Its component's name (copies then count together) and what its face reads (`with_text`),
+    with its set props when it is the viewer's own; a face-down entity as its kind and its back."""
     if isinstance(entry, dict):
-        return words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
+        face_down = words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
+        return f"{face_down} ({rules.label(entry['back'])})" if entry.get("back") is not None else face_down
     ent = view["entities"].get(entry, {})
-    label = rules.label(ent.get("component") or entry)
+    label = with_text(rules, ent, rules.label(ent.get("component") or entry))
     props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ())}
     if not detail or not props:
         return label
     return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"
 
 
-def menu(console: Console, rules: Ruleset, decision: Decision) -> None:
+def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
+    """A seen entity's label followed by what its face reads, when its kind prints a script field
+    there (`text:`, e.g. an objective's condition): `Ab Ovo: The result is ...`."""
+    spec = rules.composition.kinds.get(ent.get("kind"))
+    field = spec.value.text if spec is not None else None
+    if field is None:
+        return label
+    name = f"{ent.get('component')}.{field}"
+    composition = rules.composition
+    if name in composition.procs:
+        reading = describe_script(rules, composition.procs[name].value, ent["kind"])
+    elif name in composition.fns:
+        reading = describe_expression(rules, composition.fns[name].value, ent["kind"])
+    else:
+        return label
+    return f"{label}: {summary(reading, width=TEXT_WIDTH)}"
+
+
+TEXT_WIDTH = 160  # a card's text on the screen (cut at a word beyond it)
+
+
+def option_label(rules: Ruleset, view: dict[str, Any], option: Option) -> str:
+    """An option as the deciding seat reads it: an entity it sees with what its face reads."""
+    ent = view["entities"].get(option.value) if isinstance(option.value, str) else None
+    return with_text(rules, ent, option.label) if ent is not None else option.label
+
+
+def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any]) -> None:
+    """The decision's options, numbered; `view`: the deciding seat's (an option it sees reads as
+    on the screen)."""
     console.print(f"[bold]{escape(question(rules, decision))}[/bold]")
     for o in decision.options:
-        console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(o.label)}")
+        console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}")
     console.print(f"[dim]{escape(words(rules, 'menu_hint'))}[/dim]")
 
 

@@ -533,6 +533,8 @@ def _static_data(comp, p: Program) -> None:
     for name, d in comp.kinds.items():
         k = d.value
         p.kind_defaults[name] = {prop: k.defaults.get(prop) for prop in k.props}
+        if k.back is not None:
+            p.kind_backs[name] = k.back
     p.kind_defaults.setdefault("player", {})
     for name, d in comp.zones.items():  # a zone `per: K` exists once for every entity of kind K
         if d.value.per is not None:

@@ -23,7 +23,8 @@ from nemesis_rules.engine.state import (
 
 
 def zone_visible(program: Program, zone: str, seat: int | None) -> str:
-    """`all` (identities shown), `size` (only how many), or `none` (not even that)."""
+    """`all` (identities shown), `look` (all, face-down ones too: the owner of an `owner_looks`
+    zone), `size` (only how many, and the backs), or `none` (not even that)."""
     levels = _seat_levels(program, seat)
     return levels.get(zone) or _learn_level(program, levels, zone, seat)
 
@@ -46,9 +47,9 @@ def _zone_level(program: Program, zone: str, seat: int | None) -> str:
     vis = program.zone_visibility.get(name, "public")
     if vis == "public":
         return "all"
-    if vis == "owner":
+    if vis == "owner" or vis == "owner_looks":
         owned = seat is not None and owner == program.player_ids[seat]
-        return "all" if owned else "size"
+        return ("all" if vis == "owner" else "look") if owned else "size"
     if vis == "hidden":
         return "size"
     return "none"
@@ -76,6 +77,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
     known = {e for e, seats in st.known.items() if seat in seats} if seat is not None else set()
     table, record = st.entities, read_record  # reads only: no copy of what a clone shares
     levels = _seat_levels(program, seat)
+    backs = program.kind_backs  # kinds that print a prop on their back (none: no back is looked up)
     for key, members in dict.items(st.zones):
         level = levels.get(key) or _learn_level(program, levels, key, seat)
         if level == "all":
@@ -85,14 +87,21 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
                 ent = record(table, eid)
                 if not ent[E_FACE] and eid not in known:
                     listed[i] = {"face_down": ent[E_KIND]}
+                    if backs:
+                        _show_back(program, ent, listed[i])
                     hidden = True
             shown.update(members if not hidden else [e for e in listed if type(e) is str])
             zones[key] = {"size": len(members), "entities": listed}
+        elif level == "look":  # the owner looks at its face-down entities too
+            shown.update(members)
+            zones[key] = {"size": len(members), "entities": list(members)}
         elif level == "size":
             if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
                 zones[key] = {"size": len(members)}
             else:
                 zones[key] = _counted_zone(st, members, public, known, shown)
+            if backs:
+                _show_backs(program, table, members, zones[key])
     defaults = program.kind_defaults
     entities = {}
     for eid, ent in dict.items(table):  # entity_view(program, ent), inline: a view makes hundreds
@@ -117,6 +126,33 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
         if with_log else [],
         "result": st.result,
     }
+
+
+def _show_back(program: Program, ent: list, placeholder: dict[str, Any]) -> None:
+    """A face-down entity's placeholder gets what its kind prints on its back (`back: prop`)."""
+    prop = program.kind_backs.get(ent[E_KIND])
+    if prop is not None:
+        placeholder["back"] = _prop(program, ent, prop)
+
+
+def _show_backs(program: Program, table: Entities, members: list[str], zone: dict[str, Any]) -> None:
+    """A counted zone shows each member's back (`backs`, in the zone's order; None where its kind
+    prints nothing there), when one of them prints something."""
+    backs = program.kind_backs
+    seen = [None] * len(members)
+    for i, eid in enumerate(members):
+        ent = read_record(table, eid)
+        prop = backs.get(ent[E_KIND])
+        if prop is not None:
+            seen[i] = _prop(program, ent, prop)
+    if any(b is not None for b in seen):
+        zone["backs"] = seen
+
+
+def _prop(program: Program, ent: list, prop: str) -> Any:
+    """An entity's prop, its kind's default where it has none of its own."""
+    props = ent[E_PROPS]
+    return props[prop] if prop in props else program.kind_defaults[ent[E_KIND]].get(prop)
 
 
 def _counted_zone(st: GameState, members: list[str], public: set[str], known: set[str],
@@ -217,6 +253,8 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
                     break
             else:  # listed as it is already
                 shown.update(members)
+        elif level == "look":  # the owner looks at its face-down entities too
+            shown.update(members)
         elif level == "size":
             if public.isdisjoint(members) and known.isdisjoint(members):  # nothing in it is shown
                 zones[key] = _placeholders(made, len(members), key)
@@ -293,6 +331,8 @@ def sees_entity(program: Program, st: GameState, seat: int | None, eid: str) -> 
         return ent[E_FACE]
     level = zone_visible(program, zone, seat)
     peeked = seat is not None and seat in st.known.get(eid, ())
+    if level == "look":
+        return True
     if level == "all":
         return ent[E_FACE] or peeked
     return level == "size" and (peeked or (ent[E_FACE] and eid in st.public))

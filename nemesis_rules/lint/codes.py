@@ -423,7 +423,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E306", "unknown-prop", """
         ## What it does
         Reports a property that the entity's kind does not declare, in YAML `props:` or in a
-        script (`e.prop`).
+        script (`e.prop`); also a kind's `back` naming none of its props, or its `text` none of
+        its script fields.
 
         ## Why it matters
         Reading an undeclared property fails when the line runs; writing one would be lost.

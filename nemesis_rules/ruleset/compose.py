@@ -368,7 +368,8 @@ def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> No
                                                span, help="extend with new props only"))
     base.value = attrs.evolve(old, props={**old.props, **spec.props}, defaults={**old.defaults, **spec.defaults},
                               scripts={**old.scripts, **spec.scripts},
-                              functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones))
+                              functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones),
+                              back=spec.back or old.back, text=spec.text or old.text)
 
 
 def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:

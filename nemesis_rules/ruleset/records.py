@@ -12,7 +12,7 @@ import attrs
 from nemesis_rules.dsl.diagnostics import NO_SPAN, Span
 
 Scalar = int | str | bool | None
-VISIBILITIES = ("public", "owner", "hidden", "secret")
+VISIBILITIES = ("public", "owner", "owner_looks", "hidden", "secret")
 PROP_TYPES = ("int", "bool", "symbol", "str", "entity", "list", "any")
 
 
@@ -101,6 +101,8 @@ class KindSpec:
     zones: tuple[str, ...] = ()
     link: bool = False
     extend: bool = False  # add props, defaults and scripts to a kind declared elsewhere
+    back: str | None = None  # the prop printed on its back: a seat that may not see the entity sees this
+    text: str | None = None  # the script field printed on its face: a frontend reads it beside the name
 
 
 @attrs.frozen

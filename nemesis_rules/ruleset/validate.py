@@ -103,6 +103,20 @@ def environment(comp: Composition) -> Environment:
 
 
 # ---- data ----
+def _check_printed(comp: Composition, name: str, d: Any) -> None:
+    """A kind's `back` names one of its props, its `text` one of its script or expression fields."""
+    k = d.value
+    if k.back is not None and k.back not in k.props:
+        comp.diagnostics.append(Diagnostic("E306", f"kind `{name}` prints undeclared prop `{k.back}` on its back",
+                                           comp.at("kinds", name, "back", default=d.span),
+                                           help=did_you_mean(k.back, k.props)))
+    fields = {**k.scripts, **k.functions}
+    if k.text is not None and k.text not in fields:
+        comp.diagnostics.append(Diagnostic("E306", f"kind `{name}` prints undeclared script field `{k.text}` on its face",
+                                           comp.at("kinds", name, "text", default=d.span),
+                                           help=did_you_mean(k.text, fields)))
+
+
 def _check_declarations(comp: Composition) -> None:
     diags = comp.diagnostics
     for name, d in comp.kinds.items():
@@ -120,6 +134,7 @@ def _check_declarations(comp: Composition) -> None:
             elif value is not None and not _VALUE_CHECKS.get(k.props[prop], _VALUE_CHECKS["any"])(value):
                 diags.append(Diagnostic("E202", f"default of `{name}.{prop}` should be {k.props[prop]}, "
                                         f"got {value!r}", span))
+        _check_printed(comp, name, d)
         for z in k.zones:
             spec = comp.zones.get(z)
             if spec is None:

@@ -123,7 +123,7 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
     if d is not None:
         decision = {"id": table.decision_id, "player": d.player, "prompt": render.question(rules, d)}
         if d.player == seat:
-            decision["options"] = [{"index": o.index, "label": o.label} for o in d.options]
+            decision["options"] = [{"index": o.index, "label": render.option_label(rules, seen, o)} for o in d.options]
     result = game.result if game.over else None
     if result is not None:
         winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"])
