@@ -21,7 +21,7 @@ ROWS = (5, 4, 5, 4, 5)
 # Edge index -> (columns across, rows down) on a lattice where odd rows sit half a hex to the right:
 # 0 = NW, 1 = NE, 2 = E, 3 = SE, 4 = SW, 5 = W, clockwise from the upper left (DECISIONS.md RT4).
 DIRECTIONS = {0: (-0.5, -1), 1: (0.5, -1), 2: (1, 0), 3: (0.5, 1), 4: (-0.5, 1), 5: (-1, 0)}
-# The 18 slot pairs on a section line, as the research lists them (tmp/retaliation-research.md Q1.4).
+# The 18 slot pairs on a section line, as the research lists them (rulesets/retaliation/RESEARCH.md Q1.4).
 SECTION_LINES = {
     ("A-R02", "B-R01"), ("A-R02", "HIB"), ("A-R03", "B-R01"), ("A-R04", "B-R01"), ("A-R04", "B-R03"),
     ("A-R04", "B-R04"), ("A-R05", "B-R04"), ("A-R07", "B-R04"), ("A-R07", "B-R06"),
