@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
 from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
-from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RefusedError, RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS: dict = {}                       # base plays on the printed board (scenarios use the test board)
@@ -119,7 +120,7 @@ def test_epilogue_needs_a_finished_game(rules):
 
 def test_no_epilogue_after_the_ship_was_destroyed(rules):
     destroyed = next(g for g in (finished(rules, 2, s) for s in range(40)) if g.state.counters["ship_destroyed_flag"] == 1)
-    with pytest.raises(RulesError, match="no Epilogue after the ship was destroyed"):
+    with pytest.raises(RefusedError, match="no Epilogue after the ship was destroyed"):  # the rules' no (A33)
         Game.new(rules, players=2, seed=1, mode="epilogue", after=destroyed, **OPTIONS)
 
 
@@ -390,6 +391,19 @@ def test_simulate_chains_a_standard_game_and_its_epilogue(capsys):
                          "--jobs", "1", "--then", "mode=epilogue")
     assert code == 0, err
     assert "mission_over" in out or "ship was destroyed" in out
+
+
+def test_simulate_counts_a_refused_epilogue_apart_and_names_every_end(capsys):
+    """Seeds 8-11: seed 10's ship is destroyed, so it has no Epilogue by the rules (am L620-622; A33):
+    counted as refused, not as an error. Every other character's end has a cause: one left on the
+    Nemesis when the shuttle leaves is `left_behind` (A34)."""
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "4",
+                         "--seed", "8", "--jobs", "1", "--then", "mode=epilogue")
+    assert code == 0, err
+    assert re.search(r"^  refused by the rules +1 ", out, re.M), out
+    assert "refused by the rules: 1 game\n  1 x " in out and "no Epilogue after the ship was destroyed" in out
+    assert "errors: none" in out and "not recorded" not in out
+    assert re.search(r"^  left_behind \(left on the ship when the shuttle left\) +\d+ ", out, re.M), out
 
 
 def test_simulate_and_play_after_a_saved_game(rules, capsys, tmp_path):
