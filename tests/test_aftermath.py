@@ -419,3 +419,44 @@ def test_simulate_and_play_after_a_saved_game(rules, capsys, tmp_path):
     code, out, err = cli(capsys, "play", "--modules", "base", "aftermath", "--players", "2", "--humans", "0",
                          "--mode", "epilogue", "--after", str(going))
     assert code == 2 and "still going on" in err
+
+
+# ------------------------------------------------------------------ unknown action cards (A35)
+AFTERMATH_CHARACTERS = {"CEO", "Android", "Psychologist", "Bounty Hunter", "Convict"}
+
+
+def test_simulate_flags_the_characters_whose_action_cards_are_unknown(capsys):
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "4", "--games", "3",
+                         "--jobs", "1")
+    assert code == 0, err
+    table = out[out.index("by character:"):out.index("rounds played")]
+    starred = {m.strip() for m in re.findall(r"^  (\S[^*\n]*?) \* +\d+ ", table, re.M)}
+    plain = {m.strip() for m in re.findall(r"^  (\S[^*\n]*?) +\d+ +[\d.]+% ", table, re.M)}
+    assert starred and starred <= AFTERMATH_CHARACTERS and not plain & AFTERMATH_CHARACTERS, table
+    caveat = re.search(r"^  \* action_cards_unknown \(.+\): (.+)$", table, re.M)
+    assert caveat and set(caveat[1].split(", ")) == starred, table
+
+
+def test_cards_and_explain_name_the_unknown_action_cards(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, err = cli(capsys, "cards", "--modules", "base", "aftermath", "--kind", "character")
+    assert code == 0, err
+    rows = {line.split()[0]: line for line in out.splitlines()[2:] if line.strip()}
+    for cid in ("ceo", "android", "psychologist", "bounty_hunter", "convict"):
+        assert "their action cards: most of each deck" in rows[cid], rows[cid]
+    assert "action cards" not in rows["captain"]
+    code, out, err = cli(capsys, "explain", "unknown_android_card", "--modules", "base", "aftermath")
+    assert code == 0 and "content_unknown: true" in out
+    assert "unknown in our sources (coverage.toml): name and content unknown" in out
+
+
+@pytest.mark.parametrize("module", ["aftermath", "aftermath_lockdown"])
+def test_content_unknown_marks_exactly_the_action_cards_the_coverage_table_lists(module):
+    """The report's caveat reads the prop; the coverage table is where the unknowns are listed."""
+    from nemesis_rules.coverage import unknowns
+    comp = load_ruleset("lockdown" if module == "aftermath_lockdown" else "base", "aftermath").composition
+    ours = {cid: c for cid, c in comp.components.items() if c.module.startswith("aftermath")}
+    listed = {cid for cid in unknowns(comp) if cid in ours and ours[cid].spec.kind == "action_card"}
+    marked = {cid for cid, c in ours.items() if c.spec.props.get("content_unknown")}
+    unscripted = {cid for cid in listed if not ours[cid].scripts}   # ceo_demolition plays as base's (A6)
+    assert unscripted == marked and marked

@@ -462,14 +462,18 @@ def _key(value: Any) -> str:
 
 
 def _by_group(rules: Ruleset, fn: str, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
-    """One row per group (a character): players in it, how many survived, how many won."""
+    """One row per group (a character): players in it, how many survived, how many won. A group
+    with a `caveat` (its cards not all known, say) is marked `*`, the caveats listed below."""
     played, alive, won = Counter(), Counter(), Counter()
+    caveats: dict[str, set[str]] = {}
     for row, result in rows:
         g = _key(row["group"])
         played[g] += 1
         alive[g] += bool(row.get("survived"))
         won[g] += row["seat"] in result["winners"]
-    names = {g: rules.label(g) for g in played}
+        if row.get("caveat") is not None:
+            caveats.setdefault(g, set()).add(_key(row["caveat"]))
+    names = {g: rules.label(g) + (" *" if g in caveats else "") for g in played}
     what = rules.names[fn].lower() if fn in rules.names else "group"
     width = max([len(what), *map(len, names.values())])
     head = f"  {what:<{width}}  {'players':>7}" + (f"  {'survived':>8}" if survival else "") + f"  {'won':>6}"
@@ -478,7 +482,16 @@ def _by_group(rules: Ruleset, fn: str, rows: list[tuple[dict, dict]], survival: 
         n = played[g]
         lines.append(f"  {names[g]:<{width}}  {n:>7}" + (f"  {100 * alive[g] / n:7.1f}%" if survival else "")
                      + f"  {100 * won[g] / n:5.1f}%")
-    return lines
+    return lines + _caveats(rules, caveats)
+
+
+def _caveats(rules: Ruleset, caveats: dict[str, set[str]]) -> list[str]:
+    """`* caveat: group, group`, one line a caveat."""
+    groups: dict[str, list[str]] = {}
+    for g, said in caveats.items():
+        for c in said:
+            groups.setdefault(c, []).append(rules.label(g))
+    return [f"  * {_named(rules, c)}: {', '.join(sorted(gs))}" for c, gs in sorted(groups.items())]
 
 
 def _causes(rules: Ruleset, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
