@@ -393,15 +393,18 @@ def test_simulate_chains_a_standard_game_and_its_epilogue(capsys):
     assert "mission_over" in out or "ship was destroyed" in out
 
 
-def test_simulate_counts_a_refused_epilogue_apart_and_names_every_end(capsys):
-    """Seeds 8-11: seed 10's ship is destroyed, so it has no Epilogue by the rules (am L620-622; A33):
-    counted as refused, not as an error. Every other character's end has a cause: one left on the
-    Nemesis when the shuttle leaves is `left_behind` (A34)."""
-    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "4",
-                         "--seed", "8", "--jobs", "1", "--then", "mode=epilogue")
+def test_simulate_counts_a_refused_epilogue_apart_and_names_every_end(capsys, tmp_path):
+    """A game whose ship was destroyed has no Epilogue by the rules (am L620-622; A33): counted as
+    refused, not as an error. Every other character's end has a cause: one left on the Nemesis when
+    the shuttle leaves is `left_behind` (A34). 40 games: about 1 in 6 ships is destroyed."""
+    out_file = tmp_path / "games.jsonl"
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "40",
+                         "--jobs", "1", "--then", "mode=epilogue", "--out", str(out_file))
     assert code == 0, err
-    assert re.search(r"^  refused by the rules +1 ", out, re.M), out
-    assert "refused by the rules: 1 game\n  1 x " in out and "no Epilogue after the ship was destroyed" in out
+    refused = [r for r in map(json.loads, out_file.read_text().splitlines()) if r["refused"]]
+    assert refused and all("no Epilogue after the ship was destroyed" in r["refused"] for r in refused)
+    assert re.search(rf"^  refused by the rules +{len(refused)} ", out, re.M), out
+    assert f"refused by the rules: {len(refused)} game" in out
     assert "errors: none" in out and "not recorded" not in out
     assert re.search(r"^  left_behind \(left on the ship when the shuttle left\) +\d+ ", out, re.M), out
 
