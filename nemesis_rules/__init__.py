@@ -9,7 +9,7 @@ from nemesis_rules.version import __version__
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr__ below
     from nemesis_rules.api import Decision, Game, Option, Ruleset, load_ruleset
-    from nemesis_rules.dsl.diagnostics import Diagnostic, IllegalMoveError, RulesError
+    from nemesis_rules.dsl.diagnostics import Diagnostic, IllegalMoveError, RefusedError, RulesError
 
 __all__ = [
     "Decision",
@@ -17,6 +17,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Option",
+    "RefusedError",
     "RulesError",
     "Ruleset",
     "__version__",
@@ -31,6 +32,7 @@ _FROM = {
     "load_ruleset": "nemesis_rules.api",
     "Diagnostic": "nemesis_rules.dsl.diagnostics",
     "IllegalMoveError": "nemesis_rules.dsl.diagnostics",
+    "RefusedError": "nemesis_rules.dsl.diagnostics",
     "RulesError": "nemesis_rules.dsl.diagnostics",
 }
 

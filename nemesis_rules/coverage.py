@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from nemesis_rules.ruleset.compose import compose
+from nemesis_rules.ruleset.compose import Composition, compose
 
 COVERAGE_FILE = "coverage.toml"
 START = "<!-- coverage:start -->"
@@ -171,6 +171,24 @@ def load_decks(path: Path) -> list[Deck]:
         decks.append(Deck(name, _text(raw.get("source"), f"{where} source"), _count(raw.get("size"), f"{where} size"),
                           dict(select), tuple(unknown), _decided(raw.get("decided"), where)))
     return decks
+
+
+def unknowns(comp: Composition) -> dict[str, list[str]]:
+    """Per component id, the names of the `unknown` entries that name it in the coverage.toml of
+    each composed module (a module without one adds nothing): what our sources do not give.
+
+    Raises:
+        CoverageError: a coverage.toml is malformed.
+    """
+    found: dict[str, list[str]] = {}
+    for src in comp.modules:
+        path = Path(src.path) / COVERAGE_FILE
+        if path.is_file():
+            for deck in load_decks(path):
+                for u in deck.unknown:
+                    for cid in u.components:
+                        found.setdefault(cid, []).append(u.name)
+    return found
 
 
 def _decided(raw: Any, where: str) -> tuple[Decided, ...]:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
 from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
 from nemesis_rules import Game, load_ruleset
-from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.dsl.diagnostics import IllegalMoveError, RefusedError, RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS: dict = {}                       # base plays on the printed board (scenarios use the test board)
@@ -119,7 +120,7 @@ def test_epilogue_needs_a_finished_game(rules):
 
 def test_no_epilogue_after_the_ship_was_destroyed(rules):
     destroyed = next(g for g in (finished(rules, 2, s) for s in range(40)) if g.state.counters["ship_destroyed_flag"] == 1)
-    with pytest.raises(RulesError, match="no Epilogue after the ship was destroyed"):
+    with pytest.raises(RefusedError, match="no Epilogue after the ship was destroyed"):  # the rules' no (A33)
         Game.new(rules, players=2, seed=1, mode="epilogue", after=destroyed, **OPTIONS)
 
 
@@ -392,6 +393,22 @@ def test_simulate_chains_a_standard_game_and_its_epilogue(capsys):
     assert "mission_over" in out or "ship was destroyed" in out
 
 
+def test_simulate_counts_a_refused_epilogue_apart_and_names_every_end(capsys, tmp_path):
+    """A game whose ship was destroyed has no Epilogue by the rules (am L620-622; A33): counted as
+    refused, not as an error. Every other character's end has a cause: one left on the Nemesis when
+    the shuttle leaves is `left_behind` (A34). 40 games: about 1 in 6 ships is destroyed."""
+    out_file = tmp_path / "games.jsonl"
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "2", "--games", "40",
+                         "--jobs", "1", "--then", "mode=epilogue", "--out", str(out_file))
+    assert code == 0, err
+    refused = [r for r in map(json.loads, out_file.read_text().splitlines()) if r["refused"]]
+    assert refused and all("no Epilogue after the ship was destroyed" in r["refused"] for r in refused)
+    assert re.search(rf"^  refused by the rules +{len(refused)} ", out, re.M), out
+    assert f"refused by the rules: {len(refused)} game" in out
+    assert "errors: none" in out and "not recorded" not in out
+    assert re.search(r"^  left_behind \(left on the ship when the shuttle left\) +\d+ ", out, re.M), out
+
+
 def test_simulate_and_play_after_a_saved_game(rules, capsys, tmp_path):
     before = next(g for g in (epilogue_after(rules, 2, s) for s in range(20)) if g is not None)
     save = tmp_path / "finished.json"
@@ -405,3 +422,44 @@ def test_simulate_and_play_after_a_saved_game(rules, capsys, tmp_path):
     code, out, err = cli(capsys, "play", "--modules", "base", "aftermath", "--players", "2", "--humans", "0",
                          "--mode", "epilogue", "--after", str(going))
     assert code == 2 and "still going on" in err
+
+
+# ------------------------------------------------------------------ unknown action cards (A35)
+AFTERMATH_CHARACTERS = {"CEO", "Android", "Psychologist", "Bounty Hunter", "Convict"}
+
+
+def test_simulate_flags_the_characters_whose_action_cards_are_unknown(capsys):
+    code, out, err = cli(capsys, "simulate", "--modules", "base", "aftermath", "--players", "4", "--games", "3",
+                         "--jobs", "1")
+    assert code == 0, err
+    table = out[out.index("by character:"):out.index("rounds played")]
+    starred = {m.strip() for m in re.findall(r"^  (\S[^*\n]*?) \* +\d+ ", table, re.M)}
+    plain = {m.strip() for m in re.findall(r"^  (\S[^*\n]*?) +\d+ +[\d.]+% ", table, re.M)}
+    assert starred and starred <= AFTERMATH_CHARACTERS and not plain & AFTERMATH_CHARACTERS, table
+    caveat = re.search(r"^  \* action_cards_unknown \(.+\): (.+)$", table, re.M)
+    assert caveat and set(caveat[1].split(", ")) == starred, table
+
+
+def test_cards_and_explain_name_the_unknown_action_cards(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, err = cli(capsys, "cards", "--modules", "base", "aftermath", "--kind", "character")
+    assert code == 0, err
+    rows = {line.split()[0]: line for line in out.splitlines()[2:] if line.strip()}
+    for cid in ("ceo", "android", "psychologist", "bounty_hunter", "convict"):
+        assert "their action cards: most of each deck" in rows[cid], rows[cid]
+    assert "action cards" not in rows["captain"]
+    code, out, err = cli(capsys, "explain", "unknown_android_card", "--modules", "base", "aftermath")
+    assert code == 0 and "content_unknown: true" in out
+    assert "unknown in our sources (coverage.toml): name and content unknown" in out
+
+
+@pytest.mark.parametrize("module", ["aftermath", "aftermath_lockdown"])
+def test_content_unknown_marks_exactly_the_action_cards_the_coverage_table_lists(module):
+    """The report's caveat reads the prop; the coverage table is where the unknowns are listed."""
+    from nemesis_rules.coverage import unknowns
+    comp = load_ruleset("lockdown" if module == "aftermath_lockdown" else "base", "aftermath").composition
+    ours = {cid: c for cid, c in comp.components.items() if c.module.startswith("aftermath")}
+    listed = {cid for cid in unknowns(comp) if cid in ours and ours[cid].spec.kind == "action_card"}
+    marked = {cid for cid, c in ours.items() if c.spec.props.get("content_unknown")}
+    unscripted = {cid for cid in listed if not ours[cid].scripts}   # ceo_demolition plays as base's (A6)
+    assert unscripted == marked and marked

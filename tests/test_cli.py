@@ -421,3 +421,18 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly():
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == cli_main.EXIT_BROKEN_PIPE
     assert b"Broken pipe" not in err and b"Traceback" not in err
+
+
+@pytest.mark.parametrize(("cid", "name"), [
+    ("scientist_local_network", "Intranet"), ("scout_recon", "Reconnaissance"),
+    ("item_motion_detector", "Motion Scanner"), ("item_technical_corridor_blueprints", "Technical Corridors Plan"),
+])
+def test_english_names_follow_the_english_fan_source(capsys, monkeypatch, cid, name):
+    """public-facts-2.md §6-§7 (PN); the ids stay (base DECISIONS.md N3)."""
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, _ = run(capsys, "explain", cid, "--modules", "base")
+    assert code == 0 and out.startswith(f"{cid}: {name}\n"), out
+    code, out, _ = run(capsys, "cards", "--modules", "base")
+    assert code == 0
+    [row] = [line for line in out.splitlines() if line.startswith(f"{cid} ")]
+    assert f"  {name}  " in row, row

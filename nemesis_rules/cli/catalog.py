@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from nemesis_rules import coverage
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import common
 from nemesis_rules.dsl import ast
@@ -82,7 +83,8 @@ def run_cards(args: argparse.Namespace) -> int:
 
 
 def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
-    """One row a component; an `effect` column (its scripts' first sentences) when any has one.
+    """One row a component; an `unknown` column (what the coverage tables say our sources do not
+    give of it) and an `effect` column (its scripts' first sentences) when any has one.
 
     The effect column takes the width left and is cut with an ellipsis where it runs out."""
     table = Table(box=None, header_style="bold", pad_edge=False,
@@ -91,14 +93,25 @@ def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
                           ("name", "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     rows = [[c.spec.id, c.spec.kind, str(c.spec.count), c.spec.zone or "-", rules.label(c.spec.id)] for c in comps]
-    effects = [effect_summary(rules, c) for c in comps]
-    if any(effects):
-        table.expand = True
-        table.add_column("effect", no_wrap=True, overflow="ellipsis", ratio=1)
-        rows = [[*row, effect] for row, effect in zip(rows, effects, strict=True)]
+    unknown = unknown_parts(rules)
+    for title, texts in (("unknown", ["; ".join(unknown.get(c.spec.id, ())) for c in comps]),
+                         ("effect", [effect_summary(rules, c) for c in comps])):
+        if any(texts):
+            table.expand = True
+            table.add_column(title, no_wrap=True, overflow="ellipsis", ratio=1)
+            rows = [[*row, text] for row, text in zip(rows, texts, strict=True)]
     for row in rows:
         table.add_row(*map(escape, row))
     return table
+
+
+def unknown_parts(rules: Ruleset) -> dict[str, list[str]]:
+    """What the modules' coverage tables say our sources do not give, per component id."""
+    try:
+        return coverage.unknowns(rules.composition)
+    except coverage.CoverageError as error:
+        common.err(f"warning: the coverage table is not read ({error})")
+        return {}
 
 
 def effect_summary(rules: Ruleset, c: Component) -> str:
@@ -156,6 +169,7 @@ def explain_component(rules: Ruleset, c: Component) -> str:
              + (f", starts in {s.zone}" if s.zone else "") + ("" if s.face_up else ", face down")
              + f" (module {c.module})"]
     lines += _props(rules, _all_props(rules, s.kind, s.props))
+    lines += [f"  unknown in our sources (coverage.toml): {text}" for text in unknown_parts(rules).get(s.id, ())]
     if s.ends:
         lines.append(f"  joins {rules.label(s.ends[0])} and {rules.label(s.ends[1])}"
                      + (f", labelled {s.labels[0]} / {s.labels[1]}" if s.labels else ""))

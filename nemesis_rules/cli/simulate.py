@@ -30,11 +30,12 @@ from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.bots import BOT_KINDS, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common
 from nemesis_rules.cli.savefile import finished_game
-from nemesis_rules.dsl.diagnostics import RulesError
+from nemesis_rules.dsl.diagnostics import RefusedError, RulesError
 from nemesis_rules.engine import vm
 from nemesis_rules.engine.state import E_COMP, GameState
 
 DEFAULT_MAX_DECISIONS = 50_000
+REFUSED = "refused by the rules"  # a game the rules say does not exist (the script's `refuse`)
 BACKENDS = ("local", "ray")
 RAY_MISSING = "--backend ray needs Ray: pip install 'nemesis-rules[ray]'"
 
@@ -148,9 +149,9 @@ class Backend:
 
 # ---- playing ----
 def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
-    """One bot game to its end; a rules error or a runaway game is recorded, not raised."""
-    record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None,
-                              "decisions": 0, "moves": [], "counters": {}, "report": None, "error": None}
+    """One bot game to its end; a rules error, a runaway game or a game the rules refuse is recorded, not raised."""
+    record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None, "decisions": 0, "moves": [],
+                              "counters": {}, "report": None, "error": None, "refused": None}
     try:
         game = _bot_game(Game.new(rules, spec.players, seed, after=_prior_game(spec), **spec.options), spec, seed)
         if spec.then is not None and game.over:
@@ -165,6 +166,8 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
             record["report"] = game_report(rules, game.state)
         else:
             record["error"] = f"no result after {spec.max_decisions} decisions"
+    except RefusedError as refusal:  # the rules say there is no such game (no Epilogue after ...): not an error
+        record["refused"] = common.one_line(refusal)
     except RulesError as error:
         record["error"] = common.one_line(error)
     return record
@@ -371,7 +374,7 @@ def write_jsonl(path: str, records: list[dict[str, Any]]) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for r in records:
             out.write(json.dumps({k: r[k] for k in ("seed", "players", "result", "decisions", "moves", "report",
-                                                    "error")},
+                                                    "error", "refused")},
                                  ensure_ascii=False) + "\n")
 
 
@@ -386,6 +389,7 @@ def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]])
     lines += _module_report(rules, records)
     lines += _decisions(records)
     lines += _counters(records)
+    lines += _refusals(records)
     lines += _errors(records)
     return "\n".join(lines)
 
@@ -400,11 +404,14 @@ def _section(title: str, counts: list[tuple[str, int]], n: int) -> list[str]:
 
 
 def _endings(rules: Ruleset, records: list[dict[str, Any]]) -> list[tuple[str, int]]:
-    reasons = Counter(r["result"]["reason"] if r["result"] else "error" for r in records)
+    reasons = Counter(r["result"]["reason"] if r["result"] else REFUSED if r.get("refused") else "error"
+                      for r in records)
     return [(_named(rules, reason), c) for reason, c in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))]
 
 
 def _named(rules: Ruleset, key: str) -> str:
+    if key == REFUSED:
+        return key
     label = rules.label(key)
     return key if label in (key, key.replace("_", " ")) else f"{key} ({label})"
 
@@ -455,14 +462,18 @@ def _key(value: Any) -> str:
 
 
 def _by_group(rules: Ruleset, fn: str, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
-    """One row per group (a character): players in it, how many survived, how many won."""
+    """One row per group (a character): players in it, how many survived, how many won. A group
+    with a `caveat` (its cards not all known, say) is marked `*`, the caveats listed below."""
     played, alive, won = Counter(), Counter(), Counter()
+    caveats: dict[str, set[str]] = {}
     for row, result in rows:
         g = _key(row["group"])
         played[g] += 1
         alive[g] += bool(row.get("survived"))
         won[g] += row["seat"] in result["winners"]
-    names = {g: rules.label(g) for g in played}
+        if row.get("caveat") is not None:
+            caveats.setdefault(g, set()).add(_key(row["caveat"]))
+    names = {g: rules.label(g) + (" *" if g in caveats else "") for g in played}
     what = rules.names[fn].lower() if fn in rules.names else "group"
     width = max([len(what), *map(len, names.values())])
     head = f"  {what:<{width}}  {'players':>7}" + (f"  {'survived':>8}" if survival else "") + f"  {'won':>6}"
@@ -471,7 +482,16 @@ def _by_group(rules: Ruleset, fn: str, rows: list[tuple[dict, dict]], survival: 
         n = played[g]
         lines.append(f"  {names[g]:<{width}}  {n:>7}" + (f"  {100 * alive[g] / n:7.1f}%" if survival else "")
                      + f"  {100 * won[g] / n:5.1f}%")
-    return lines
+    return lines + _caveats(rules, caveats)
+
+
+def _caveats(rules: Ruleset, caveats: dict[str, set[str]]) -> list[str]:
+    """`* caveat: group, group`, one line a caveat."""
+    groups: dict[str, list[str]] = {}
+    for g, said in caveats.items():
+        for c in said:
+            groups.setdefault(c, []).append(rules.label(g))
+    return [f"  * {_named(rules, c)}: {', '.join(sorted(gs))}" for c, gs in sorted(groups.items())]
 
 
 def _causes(rules: Ruleset, rows: list[tuple[dict, dict]], survival: bool) -> list[str]:
@@ -520,13 +540,22 @@ def _counters(records: list[dict[str, Any]]) -> list[str]:
 
 
 def _errors(records: list[dict[str, Any]]) -> list[str]:
-    errors = [(r["seed"], r["error"]) for r in records if r["error"]]
-    if not errors:
-        return ["errors: none"]
-    kinds = Counter(e for _, e in errors)
-    lines = [f"errors: {len(errors)} game{'s' if len(errors) > 1 else ''}"]
+    return _listed("errors", [(r["seed"], r["error"]) for r in records if r["error"]])
+
+
+def _refusals(records: list[dict[str, Any]]) -> list[str]:
+    """Games the rules say do not exist (a mode that cannot follow the game it continues): not errors."""
+    refused = [(r["seed"], r["refused"]) for r in records if r.get("refused")]
+    return _listed(REFUSED, refused) if refused else []
+
+
+def _listed(title: str, texts: list[tuple[int, str]]) -> list[str]:
+    """Each distinct text with how many games gave it and the first seed that did."""
+    if not texts:
+        return [f"{title}: none"]
+    kinds = Counter(e for _, e in texts)
+    lines = [f"{title}: {len(texts)} game{'s' if len(texts) > 1 else ''}"]
     for text, c in sorted(kinds.items(), key=lambda tc: (-tc[1], tc[0]))[:10]:
-        first = next(s for s, e in errors if e == text)
+        first = next(s for s, e in texts if e == text)
         lines.append(f"  {c} x {text} (first at seed {first})")
     return lines
-

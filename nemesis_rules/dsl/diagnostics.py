@@ -121,6 +121,10 @@ class IllegalMoveError(RulesError, ValueError):
     """An option that is not legal at the current decision; the game is unchanged."""
 
 
+class RefusedError(RulesError):
+    """The rules refuse the game as asked (the script's `refuse`): no game, and no fault of the script."""
+
+
 def brief(value: object, limit: int = 60) -> str:
     """`repr(value)` cut to `limit` characters, for quoting untrusted input in a message (a huge
     integer is described, since Python refuses to write one of over 4,300 digits)."""

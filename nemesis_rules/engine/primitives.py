@@ -90,6 +90,10 @@ class ScriptError(Exception):
     """A primitive met a value it cannot work with; the interpreter adds file and line."""
 
 
+class Refusal(ScriptError):
+    """The rules refuse the game as asked (`refuse`): a RefusedError, not a fault of the script."""
+
+
 def entity_record(rt, e) -> list:
     """An entity's record, to read only (`state.read_record`); `rt.entity(e)` to change it."""
     try:
@@ -651,6 +655,14 @@ def end_game(rt, reason, winners=()):
            phrase="stop with a rules error: {message}")
 def fail(rt, message):
     raise ScriptError(str(message))
+
+
+@primitive("refuse", Param("message", "str"), kind="effect",
+           doc="Stop: the rules do not allow this game as asked (a mode that cannot follow the game it "
+               "continues, say), which is no fault of the script; Game.new raises a RefusedError.",
+           phrase="refuse the game: {message}")
+def refuse(rt, message):
+    raise Refusal(str(message))
 
 
 # ---- chance (each gets its own step; see the module doc) ----

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
+from nemesis_rules.dsl.diagnostics import Diagnostic, RefusedError, RulesError, Span
 from nemesis_rules.engine import limits, rng
 from nemesis_rules.engine.limits import MAX_CHANCE_OUTCOMES, MAX_MADE, LimitError
-from nemesis_rules.engine.primitives import MADE_KEY, ScriptError, entity_record
+from nemesis_rules.engine.primitives import MADE_KEY, Refusal, ScriptError, entity_record
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -514,6 +514,8 @@ def call_function(rt: Runtime, name: str, args: list) -> Any:
 
 def _located(err: Exception, code, pc: int, where: str | None = None) -> RulesError:
     span = code.spans[pc] if code is not None and 0 <= pc < len(code.spans) else Span()
+    if isinstance(err, Refusal):
+        return RefusedError(Diagnostic("R101", str(err), span, help="the rules refuse this game as asked"))
     if isinstance(err, ScriptError | LimitError):
         message = str(err)
     elif isinstance(err, MemoryError):

@@ -35,6 +35,7 @@ class PlayerReport:
     group: str | None = None  # -> an id whose label names the player's row (a character), or none
     survived: str | None = None  # -> true/false
     cause: str | None = None  # -> an id (how the player's character died), or none
+    caveat: str | None = None  # -> an id (what qualifies its group's figures, e.g. unknown cards), or none
 
 
 @attrs.frozen
