@@ -278,8 +278,10 @@ def _check_zone_ref(comp: Composition, zone: str, span: Span) -> None:
 
 def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
     spec = c.spec
-    if is_link and spec.ends is None:
-        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` needs `ends: [a, b]`", c.span))
+    # a link without `ends` is a tile laid in play (`connect`), which gives its labels there
+    if is_link and spec.ends is None and spec.labels is not None:
+        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` has `labels` but no `ends: [a, b]`", c.at("labels"),
+                                           help="a link laid in play gets its labels from `connect`"))
     if not is_link and (spec.ends is not None or spec.labels is not None):
         comp.diagnostics.append(Diagnostic("E200", f"`{cid}` is not of a link kind; `ends`/`labels` do not "
                                            "apply", c.at("ends" if spec.ends is not None else "labels"),
@@ -293,7 +295,7 @@ def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
                 isinstance(x, int | str) for x in label)):
             comp.diagnostics.append(Diagnostic("E202", f"link `{cid}`: a label is a number, a name, nothing, "
                                                "or a list of numbers and names", c.at("labels")))
-    if is_link and spec.count != 1:
+    if is_link and spec.ends is not None and spec.count != 1:  # a printed link joins its two ends once
         comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", c.at("count")))
 
 
