@@ -6,7 +6,10 @@ saved, checked on load, replayed, shown only with what they join."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,7 @@ from hypothesis import strategies as st
 from test_memo import _play_both_ways
 
 from nemesis_rules import Game, RulesError, load_ruleset
-from nemesis_rules.engine import primitives
+from nemesis_rules.engine import primitives, view
 from nemesis_rules.engine.state import E_KIND, E_ZONE
 
 EXPLORER = str(Path(__file__).parent / "fixtures" / "explorer")
@@ -117,10 +120,24 @@ def _finish(game: Game, rnd: random.Random) -> None:
         game.apply(rnd.randrange(len(game.decision)))
 
 
-def test_same_seed_same_board_in_any_process(rules):
-    games = [_played(rules, 11, 60) for _ in range(2)]
-    assert games[0]._state.links == games[1]._state.links != ()
-    assert games[0]._state.to_json() == games[1]._state.to_json()
+_PLAY = """
+import random, sys
+from nemesis_rules import Game, load_ruleset
+rules = load_ruleset(sys.argv[1])
+for seed in range(8):
+    game = Game.new(rules, players=1 + seed % 3, seed=seed)
+    rnd = random.Random(seed)
+    while not game.over:
+        game.apply(rnd.randrange(len(game.decision)))
+    print(game.state.links, game.to_json())
+"""
+
+
+def test_same_seed_same_board_in_any_process():
+    boards = [subprocess.run([sys.executable, "-c", _PLAY, EXPLORER], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).parent.parent, env=dict(os.environ, PYTHONHASHSEED=h)).stdout
+              for h in ("1", "4242")]
+    assert boards[0] == boards[1] and boards[0].count("rope#") >= 8
 
 
 def test_kept_function_results_follow_the_growing_graph(rules):
@@ -231,14 +248,28 @@ def test_saves_of_a_board_that_never_grew_have_no_links_field(rules):
 def test_a_link_shows_with_what_it_joins(rules):
     game = _explored(rules)
     (link, a, b, label_a, label_b), = game._state.links
-    view = game.view(1)
-    assert view["links"] == [[link, a, b, label_a, label_b]]
-    assert {link, a, b} <= set(view["entities"])
+    shown = game.view(1)
+    assert shown["links"] == [[link, a, b, label_a, label_b]]
+    assert {link, a, b} <= set(shown["entities"])
     # a link to a tile still in the hidden pile is hidden with the tile
     hidden = game._state.zones["tiles"][0]
     _connect(game._runtime, "camp", hidden, "rope#5", 3, 1)
     assert [row[0] for row in game.view(0)["links"]] == [link]
     assert hidden not in game.view(0)["entities"]
+    for seen in (view.seen_state_of(rules.program, game._state, 0), view.LazySeenState(rules.program, game._state, 0)):
+        assert [row[0] for row in seen.links] == [link]
+
+
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 40))
+def test_a_seat_reads_the_links_its_view_shows(rules, seed, moves):
+    game = _played(rules, seed, moves)
+    program, state = rules.program, game._state
+    for seat in (0, 1, None):
+        shown = tuple(map(tuple, view.view(program, state, seat).get("links", ())))
+        assert shown == state.links  # every room lies in the public map, every rope in `passages`
+        assert view.seen_state(program, view.view(program, state, seat), state.ruleset).links == shown
+        assert view.seen_state_of(program, state, seat).links == shown
+        assert view.LazySeenState(program, state, seat).links == shown
 
 
 def test_no_links_key_in_the_view_of_a_board_that_never_grew(rules):
