@@ -10,7 +10,7 @@ from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.engine import limits
-from nemesis_rules.engine.compile import STEP_EVENTS
+from nemesis_rules.engine.compile import STEP_EVENTS, lays_links
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
@@ -36,7 +36,21 @@ def validate(comp: Composition, focus: str | None = None) -> Environment:
     _check_scripts(comp, env)
     _check_catalogs(comp, env, focus)
     _unused_components(comp, env)
+    _unlaid_links(comp)
     return env
+
+
+def _unlaid_links(comp: Composition) -> None:
+    """A link component without `ends` waits to be laid in play; rules that never call `connect`
+    leave it out of the board for good (most likely its `ends` were forgotten)."""
+    unlaid = [(cid, c) for cid, c in comp.components.items() if c.spec.ends is None
+              and c.spec.kind in comp.kinds and comp.kinds[c.spec.kind].value.link]
+    if not unlaid or lays_links(comp):
+        return
+    for cid, c in unlaid:
+        comp.diagnostics.append(Diagnostic("W506", f"link `{cid}` has no `ends` and no rule lays a link in play",
+                                           c.span, help="give it `ends: [a, b]`, or lay it with `connect`",
+                                           severity=WARNING))
 
 
 def _unused_components(comp: Composition, env: Environment) -> None:
