@@ -20,6 +20,7 @@ from test_memo import _play_both_ways
 from nemesis_rules import Game, RulesError, load_ruleset
 from nemesis_rules.engine import primitives, view
 from nemesis_rules.engine.state import E_KIND, E_ZONE
+from nemesis_rules.scenario import run_file
 
 EXPLORER = str(Path(__file__).parent / "fixtures" / "explorer")
 
@@ -242,6 +243,19 @@ def test_saves_of_a_board_that_never_grew_have_no_links_field(rules):
     game = Game.new(rules, players=2, seed=1)
     assert '"links"' not in game._state.to_json() and '"links"' not in game.to_json()
     assert Game.from_json(rules, game._state.to_json())._state.links == ()
+
+
+@pytest.mark.parametrize("row,needle", [
+    ("[camp, nowhere]", "cannot lay rope#1: 'nowhere' is not an entity"),
+    ("[camp]", "link rope#1: write `[a, b]` or `[a, b, label at a, label at b]`, got [camp]"),
+    ("[camp, cave#1, [1, x]]", "cannot lay rope#1: a link's label is a number"),
+])
+def test_a_scenario_lays_links_as_connect_does(tmp_path, row, needle):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"modules: [{EXPLORER}]\nplayers: 1\nposition:\n  links:\n    rope#1: {row}\n"
+                    "expect: [{over: false}]\n", encoding="utf-8")
+    report = run_file(path)
+    assert report.status == "ERROR" and report.error.startswith(f"{path}:5: ") and needle in report.error
 
 
 # ---- what each seat sees ----
