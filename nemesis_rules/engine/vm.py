@@ -194,8 +194,9 @@ class Runtime:
         """Lay `link` between `a` and `b` (primitive `connect`), refusing what would make the graph
         say two things at once."""
         p, st = self.program, self.state
-        if entity_record(self, link)[E_KIND] not in p.link_kinds:
-            raise ScriptError(f"{link} is a {entity_record(self, link)[E_KIND]}, not of a link kind")
+        kind = entity_record(self, link)[E_KIND]
+        if kind not in p.link_kinds:
+            raise ScriptError(f"{link} is a {kind}, not of a link kind")
         for end in (a, b):
             entity_record(self, end)
         if len({link, a, b}) < 3:
