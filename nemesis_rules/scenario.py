@@ -25,6 +25,8 @@ from ruamel.yaml.error import YAMLError
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
+from nemesis_rules.engine import vm
+from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 from nemesis_rules.ruleset.yaml_reader import load_positioned
 
@@ -34,7 +36,7 @@ TOP_KEYS = ("name", "description", "modules", "lang", "players", "seed", "option
 AFTER_KEYS = ("save", "modules", "players", "seed", "options", "position")
 RANDOM_PLAY_LIMIT = 100_000  # decisions a seeded prior game may take to finish
 STEP_KEYS = ("name", "position", "chance", "decisions", "expect")
-POSITION_KEYS = ("zones", "props", "face", "counters")
+POSITION_KEYS = ("zones", "props", "face", "counters", "links")
 ZONE_FORM_KEYS = ("only", "top", "bottom", "rest")
 DECISION_KEYS = ("choose", "index", "player", "prompt")
 PSEUDO_PROPS = ("zone", "face_up", "kind", "component")
@@ -851,8 +853,26 @@ def _set_counters(game: Game, section: Entry) -> None:
         game.state.counters[str(e.key)] = int(e.node)
 
 
+def _lay_links(game: Game, section: Entry) -> None:
+    """`link: [a, b, label at a, label at b]` (labels optional): laid as `connect` lays it."""
+    if not game.rules.program.grows:
+        raise ScenarioError("these rules never lay a link in play (`connect`): no links to place", section.loc)
+    runtime = vm.Runtime(game.rules.program, game.state)
+    for e in entries(section.node, section.loc, "`position.links`"):
+        row = plain(e.node, e.loc)
+        if not isinstance(row, tuple) or not 2 <= len(row) <= 4:
+            raise ScenarioError(f"link {e.key}: write `[a, b]` or `[a, b, label at a, label at b]`, got "
+                                f"{_show(row)}", e.loc)
+        a, b, label_a, label_b = (*row, None, None)[:4]
+        try:
+            runtime.lay_link(str(e.key), a, b, label_a, label_b)
+        except ScriptError as err:
+            raise ScenarioError(f"cannot lay {e.key}: {err}", e.loc) from None
+
+
 _SECTIONS: dict[str, Callable[[Game, Entry], None]] = {
     "zones": _place_zones, "props": _set_props, "face": _set_face, "counters": _set_counters,
+    "links": _lay_links,
 }
 
 
@@ -1041,6 +1061,19 @@ def check_error(run: _Run, e: Entry) -> Verdict:
     return False, f"expected an error containing {e.node!r}, got: {run.error}"
 
 
+def check_links(run: _Run, e: Entry) -> Verdict:
+    """`link: [a, b, label at a, label at b]` laid so (labels optional), or `link: null`: not laid."""
+    laid = {row[0]: row[1:] for row in run.game.state.links}
+    verdicts = []
+    for c in entries(e.node, e.loc, "`links`"):
+        want = plain(c.node, c.loc)
+        got = laid.get(str(c.key))
+        if want is not None and isinstance(want, tuple) and got is not None:
+            got = got[:len(want)]
+        verdicts.append(_compare(f"link {c.key}", want, got))
+    return _all(verdicts)
+
+
 CHECKS: dict[str, tuple[str, Callable[[_Run, Entry], Verdict]]] = {
     "zone": ("map", check_zone),
     "zone_size": ("map", check_zone_size),
@@ -1049,6 +1082,7 @@ CHECKS: dict[str, tuple[str, Callable[[_Run, Entry], Verdict]]] = {
     "props": ("map", check_props),
     "face": ("map", check_face),
     "counters": ("map", check_counters),
+    "links": ("map", check_links),
     "result": ("map?", check_result),
     "over": ("bool", check_over),
     "decision": ("map?", check_decision),

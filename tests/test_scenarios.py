@@ -186,6 +186,8 @@ def test_unused_chance_fails(tmp_path: Path) -> None:
     ("options: {length: long}\nexpect: [{over: false}]\n", "modules:",
      "cannot start the game: option `length` takes one of ['standard', 'short'], got 'long'"),
     ("expect:\n  - over: [true\n", "over", "not valid YAML"),
+    ("position:\n  links: {gem#1: [gem#2, gem#3]}\nexpect: [{over: false}]\n", "links:",
+     "these rules never lay a link in play"),
 ])
 def test_bad_files_give_clear_errors(tmp_path: Path, body: str, needle: str, expected: str) -> None:
     path = _write(tmp_path, body)

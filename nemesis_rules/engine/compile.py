@@ -19,7 +19,7 @@ from nemesis_rules.engine import limits
 from nemesis_rules.engine.blocks import add_blocks
 from nemesis_rules.engine.codegen import ExprSource
 from nemesis_rules.engine.limits import charge, check_int, check_length
-from nemesis_rules.engine.primitives import REGISTRY, ScriptError, read
+from nemesis_rules.engine.primitives import GROWN, REGISTRY, ScriptError, read
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -36,6 +36,7 @@ from nemesis_rules.engine.program import (
     Code,
     Graph,
     Program,
+    label_key,
 )
 from nemesis_rules.engine.straight import add_straight
 
@@ -91,6 +92,10 @@ class Names:
         self.procs = set(comp.procs) | set(comp.phases)
         self.fns = set(comp.fns)
         self.fn_scripts = {f for k in comp.kinds.values() for f in k.value.functions}
+        # what a function may read and still hold for the whole game: the graph only while no
+        # rule changes it in play
+        self.lays_links = lays_links(comp)
+        self.static_prims = STATIC_PRIMS - GRAPH_READS if self.lays_links else STATIC_PRIMS
         # functions that are one comprehension, unmodified: `first(f(...))` stops at the first item
         modified = {d.value.name for d in comp.modifiers}
         self.first_fns = {n for n, d in comp.fns.items() if isinstance(d.value.expr, ast.ListComp) and n not in modified}
@@ -499,6 +504,9 @@ def build_program(comp, max_players: int, lazy: bool = False) -> Program:
         c.code(name, (), _phase_body(comp, name, d), d.span)
     p.entry = comp.entry.value if comp.entry else "main"
     p.has_pay_cost = "pay_cost" in comp.procs
+    p.grows = c.names.lays_links
+    if p.grows:  # graph reads see the links laid in play (primitives.py GROWN)
+        c.gen.ns.update({f"_p_{name}": fn for name, fn in GROWN.items()})
     add_straight(p, c.gen)
     for code in p.procs.values():
         add_blocks(code, c.gen)
@@ -546,6 +554,7 @@ def _static_data(comp, p: Program) -> None:
         c = d.value
         p.counters[name] = (c.min, c.max, c.start, c.clamp)
     p.graph = _graph(comp)
+    p.link_kinds = frozenset(name for name, d in comp.kinds.items() if d.value.link)
     for cid, c in comp.components.items():
         spec = c.spec
         p.templates[cid] = (spec.kind, dict(spec.props), spec.face_up)
@@ -566,18 +575,10 @@ def _graph(comp) -> Graph:
         g.ends[cid] = (a, z)
         labels = spec.labels or (None, None)
         for node, label in ((a, labels[0]), (z, labels[1])):
-            several = tuple(label) if isinstance(label, (tuple, list)) else (label,)
-            label = min(several) if several and None not in several else several[0] if several else None
-            g.labels[(cid, node)] = label  # the lowest label: a link sorts and reads by it
-            g.label_sets[(cid, node)] = tuple(x for x in several if x is not None)
-            for x in g.label_sets[(cid, node)]:
-                g.by_label[(node, x)] = cid
-            touching.setdefault(node, []).append((label, cid))
+            touching.setdefault(node, []).append((g.add_end(cid, node, label), cid))
     for node, items in touching.items():
-        items.sort(key=lambda x: (str(type(x[0])), x[0] if x[0] is not None else 0, x[1]))
-        g.links[node] = tuple(cid for _, cid in items)
-        g.neighbors[node] = tuple(g.ends[cid][1] if g.ends[cid][0] == node else g.ends[cid][0]
-                                  for _, cid in items)
+        items.sort(key=lambda x: (*label_key(x[0]), x[1]))
+        g.put(node, [cid for _, cid in items])
     return g
 
 
@@ -602,6 +603,26 @@ STATIC_PRIMS = frozenset({
     "index_of", "range", "sort_by", "min_by", "max_by", "text", "pair", "players", "player_count", "seat",
     "player_at", "next_player", "option"})
 STATIC_ATTRS = frozenset({"id", "kind", "component"})
+GRAPH_READS = frozenset(GROWN)
+GRAPH_CHANGES = ("connect", "disconnect")
+
+
+def lays_links(comp) -> bool:
+    """Whether a procedure, hook, trigger or action of the composition calls `connect` or
+    `disconnect` (only those may: they are effects)."""
+    tables = (comp.procs.values(), comp.triggers, comp.hooks, comp.actions.values())
+    return any(_calls(d.value, GRAPH_CHANGES) for table in tables for d in table)
+
+
+def _calls(e: Any, names: tuple[str, ...]) -> bool:
+    if type(e) is ast.Call and type(e.func) is ast.Name and e.func.id in names:
+        return True
+    for name in _child_fields(type(e)) or ():
+        v = getattr(e, name)
+        for x in v if type(v) is tuple else (v,):
+            if _child_fields(type(x)) is not None and _calls(x, names):
+                return True
+    return False
 
 
 def _static_fns(names: Names, fns: dict[str, tuple[ast.FnDef, list[ast.ModifierDef]]]) -> set[str]:
@@ -631,7 +652,7 @@ def _reads_no_state(e: Any, local: set[str], names: Names, static: set[str]) -> 
             return (_reads_no_state(it, local, names, static) and _reads_no_state(elt, inner, names, static)
                     and (cond is None or _reads_no_state(cond, inner, names, static)))
         case ast.Call(func=ast.Name(id=n), args=args, kwargs=kwargs):
-            known = n in names.owned_zones or (n in static if n in names.fns else n in STATIC_PRIMS)
+            known = n in names.owned_zones or (n in static if n in names.fns else n in names.static_prims)
             return known and all(_reads_no_state(a, local, names, static) for a in (*args, *kwargs))
         case ast.Call():
             return False  # an expression field: its entity's script, looked up at run time

@@ -321,6 +321,38 @@ def prop(rt, what, name):
 
 
 # ---- the graph of links ----
+# Rules that never lay a link in play read the printed graph (`rt.program.graph`), fixed at load.
+# Rules that do (`Program.grows`) read through the versions in GROWN instead (compile.py binds
+# them): the printed graph with the links laid so far (`graph_of`), noted as read at GRAPH_KEY.
+GRAPH_KEY = "@graph"
+GROWN: dict[str, Callable] = {}
+
+
+def graph_of(rt):
+    """The graph as it stands: the printed one, with the links laid in play when there are any
+    (built again only when they change: `GameState.links` is replaced, never changed in place)."""
+    laid = rt.state.links
+    if not laid:
+        return rt.program.graph
+    grown = rt.grown
+    if grown is None or grown[0] is not laid:
+        grown = rt.grown = (laid, rt.program.graph.grown(laid))
+    return grown[1]
+
+
+def _graph_read(rt):
+    if rt.reads is not None:
+        rt.reads.append(GRAPH_KEY)
+    return graph_of(rt)
+
+
+def _grown(name: str) -> Callable:
+    def register(fn: Callable) -> Callable:
+        GROWN[name] = fn
+        return fn
+    return register
+
+
 @primitive("neighbors", Param("node", "entity"), returns="list",
            doc="The entities joined to this one by a link, by the link's label here.",
            phrase="the neighbours of {node}")
@@ -328,11 +360,22 @@ def neighbors(rt, node):
     return rt.program.graph.neighbors.get(node, ())
 
 
+@_grown("neighbors")
+def grown_neighbors(rt, node):
+    return _graph_read(rt).neighbors.get(node, ())
+
+
 @primitive("links", Param("node", "entity"), returns="list",
-           doc="The links that touch an entity, by their label there.",
+           doc="The links that touch an entity, by their label there (printed ones first among equal "
+               "labels, then those laid in play in the order they were laid).",
            phrase="the links at {node}")
 def links(rt, node):
     return rt.program.graph.links.get(node, ())
+
+
+@_grown("links")
+def grown_links(rt, node):
+    return _graph_read(rt).links.get(node, ())
 
 
 @primitive("link_at", Param("node", "entity"), Param("label", "any"), returns="entity",
@@ -342,18 +385,34 @@ def link_at(rt, node, label):
     return rt.program.graph.by_label.get((node, label))
 
 
+@_grown("link_at")
+def grown_link_at(rt, node, label):
+    return _graph_read(rt).by_label.get((node, label))
+
+
 @primitive("other_end", Param("link", "entity"), Param("node", "entity"), returns="entity",
            doc="The other end of a link.",
            phrase="the other end of {link} from {node}")
 def other_end(rt, link, node):
-    a, b = _ends(rt, link)
+    a, b = _ends(rt.program.graph, link)
+    return b if node == a else a
+
+
+@_grown("other_end")
+def grown_other_end(rt, link, node):
+    a, b = _ends(_graph_read(rt), link)
     return b if node == a else a
 
 
 @primitive("ends", Param("link", "entity"), returns="list", doc="Both ends of a link.",
            phrase="both ends of {link}")
 def ends(rt, link):
-    return _ends(rt, link)
+    return _ends(rt.program.graph, link)
+
+
+@_grown("ends")
+def grown_ends(rt, link):
+    return _ends(_graph_read(rt), link)
 
 
 @primitive("label_at", Param("link", "entity"), Param("node", "entity"), returns="any",
@@ -363,6 +422,11 @@ def label_at(rt, link, node):
     return rt.program.graph.labels.get((link, node))
 
 
+@_grown("label_at")
+def grown_label_at(rt, link, node):
+    return _graph_read(rt).labels.get((link, node))
+
+
 @primitive("labels_at", Param("link", "entity"), Param("node", "entity"), returns="list",
            doc="Every label a link carries at one of its ends, lowest first (empty for none).",
            phrase="the labels of {link} at {node}")
@@ -370,14 +434,28 @@ def labels_at(rt, link, node):
     return tuple(sorted(rt.program.graph.label_sets.get((link, node), ())))
 
 
+@_grown("labels_at")
+def grown_labels_at(rt, link, node):
+    return tuple(sorted(_graph_read(rt).label_sets.get((link, node), ())))
+
+
 @primitive("rings", Param("node", "entity"), Param("kind", "kind"), Param("avoid", "list", ()), returns="list",
            doc="The nodes a node reaches along links of one kind, by distance: `[[node], [those one link "
                "away], [two links away], ...]`, each in the order found; never through a link in `avoid`.",
            phrase="the nodes around {node} along links of kind {kind}, nearest first[, not through {avoid}]")
 def rings(rt, node, kind, avoid=()):
+    return _rings(rt, rt.program.graph, node, kind, avoid)
+
+
+@_grown("rings")
+def grown_rings(rt, node, kind, avoid=()):
+    return _rings(rt, _graph_read(rt), node, kind, avoid)
+
+
+def _rings(rt, graph, node, kind, avoid):
     # a breadth-first search in Python: the same walk written in a script makes a function call
     # per node and per link, and a bot may ask for it at every decision
-    graph, blocked = rt.program.graph, set(_items(avoid))
+    blocked = set(_items(avoid))
     seen, front, out = {node}, [node], [(node,)]
     while front:
         ahead = []
@@ -396,11 +474,30 @@ def rings(rt, node, kind, avoid=()):
     return tuple(out)
 
 
-def _ends(rt, link) -> tuple:
+def _ends(graph, link) -> tuple:
     try:
-        return rt.program.graph.ends[link]
+        return graph.ends[link]
     except (KeyError, TypeError):
         raise ScriptError(f"{link!r} is not a link") from None
+
+
+@primitive("connect", Param("a", "entity"), Param("b", "entity"), Param("link", "entity"),
+           Param("label_a", "any", None), Param("label_b", "any", None), returns="entity", kind="effect",
+           doc="Lay `link` (an entity of a link kind, laid nowhere yet: a tile drawn, or one just made "
+               "with `create`) between a and b, with a label at each end (a number, a name, none, or a "
+               "list of numbers or of names); returns the link. Every graph read sees it from now on.",
+           phrase="lay {link} between {a} and {b}[, labelled {label_a} at {a}][ and {label_b} at {b}]")
+def connect(rt, a, b, link, label_a=None, label_b=None):
+    rt.lay_link(link, a, b, label_a, label_b)
+    return link
+
+
+@primitive("disconnect", Param("link", "entity"), kind="effect",
+           doc="Lift a link laid in play (`connect`) off the graph; the entity stays where it is. "
+               "A printed link cannot be lifted.",
+           phrase="lift {link} off the board")
+def disconnect(rt, link):
+    rt.lift_link(link)
 
 
 # ---- lists and numbers ----

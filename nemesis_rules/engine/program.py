@@ -50,9 +50,15 @@ class ActionInfo:
     allowed: Callable  # (rt, actor) -> bool: `available` and the cost can be paid (`actions()`'s test)
 
 
+def label_key(label: Any) -> tuple:
+    """How links sort at a node: by their label there (numbers, then names, none as 0)."""
+    return (str(type(label)), label if label is not None else 0)
+
+
 @attrs.define
 class Graph:
-    """The static graph of link components, precomputed at load."""
+    """The graph of links: the printed ones (link components), precomputed at load; `grown`
+    adds those laid in play."""
 
     ends: dict[str, tuple[str, str]] = attrs.Factory(dict)
     labels: dict[tuple[str, str], Any] = attrs.Factory(dict)  # (link, node) -> label
@@ -60,6 +66,38 @@ class Graph:
     by_label: dict[tuple[str, Any], str] = attrs.Factory(dict)  # (node, label) -> link
     links: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     neighbors: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+
+    def add_end(self, link: str, node: str, label: Any) -> Any:
+        """Note the label(s) `link` carries at `node` (a scalar, or a list for several); returns the
+        lowest, which the link sorts and reads by."""
+        several = tuple(label) if isinstance(label, tuple | list) else (label,)
+        lowest = min(several) if several and None not in several else several[0] if several else None
+        self.labels[(link, node)] = lowest
+        self.label_sets[(link, node)] = tuple(x for x in several if x is not None)
+        for x in self.label_sets[(link, node)]:
+            self.by_label[(node, x)] = link
+        return lowest
+
+    def put(self, node: str, links: list[str]) -> None:
+        """The links at `node`, in order, and the neighbours they lead to."""
+        self.links[node] = tuple(links)
+        self.neighbors[node] = tuple(self.ends[x][1] if self.ends[x][0] == node else self.ends[x][0] for x in links)
+
+    def grown(self, laid: tuple[tuple, ...]) -> Graph:
+        """This graph with the links laid in play (`GameState.links` rows). At a node, links sort
+        by their label there; among equal labels the printed ones come first, then the laid ones
+        in the order they were laid."""
+        g = Graph(dict(self.ends), dict(self.labels), dict(self.label_sets), dict(self.by_label),
+                  dict(self.links), dict(self.neighbors))
+        touching: dict[str, list[str]] = {}
+        for link, a, b, label_a, label_b in laid:
+            g.ends[link] = (a, b)
+            for node, label in ((a, label_a), (b, label_b)):
+                g.add_end(link, node, label)
+                touching.setdefault(node, list(self.links.get(node, ()))).append(link)
+        for node, links in touching.items():
+            g.put(node, sorted(links, key=lambda x, node=node: label_key(g.labels[(x, node)])))  # stable
+        return g
 
 
 @attrs.define
@@ -83,6 +121,8 @@ class Program:
     initial: list[tuple[str, str, str | None]] = attrs.Factory(list)  # entity id, component, zone
     entry: str = "main"
     has_pay_cost: bool = False
+    grows: bool = False  # the rules lay or lift links in play (`connect`, `disconnect`)
+    link_kinds: frozenset[str] = frozenset()  # the kinds declared `link: true`
     can_pay: Callable | None = None
     available_actions: Callable | None = None  # (rt, actor) -> action names (compile.py `_all_available`)
     compiled: dict[str, Any] = attrs.field(factory=dict, eq=False, repr=False)  # expression source -> code

@@ -17,6 +17,7 @@ from typing import Any
 
 from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine import limits, savefmt, vm
+from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.program import CALL, CHANCE, CHOOSE, EMIT, Program
 from nemesis_rules.engine.state import FULL_FORMAT, GameState, tuplify
 
@@ -93,7 +94,8 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
         raise SaveError(f"unsupported save format {brief(data.get('format'))} (this engine reads "
                         f"{savefmt.FORMAT_VERSION} and {FULL_FORMAT})")
     fields = set(savefmt.FIELDS) if compact else FIELDS
-    allowed = fields | ({"chances"} if data.get("explicit_chance") is True else set()) | ({"prior"} if "prior" in data else set())
+    allowed = fields | ({"chances"} if data.get("explicit_chance") is True else set()) | (
+        {"prior", "links"} & set(data))
     if missing := sorted(fields - set(data)):
         raise fail("the save", f"missing {', '.join(missing)}")
     if extra := sorted(set(data) - allowed):
@@ -123,9 +125,12 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
     _check_result(data["result"], n)
     if "prior" in data:
         _check_prior(data["prior"])
+    if "links" in data:
+        _check_link_rows(data["links"])
     _check_stack(program, data["stack"])
     _check_flow(data)
     state = savefmt.decode(program, data) if compact else GameState.from_dict(data)
+    _check_links(program, state)
     _check_pending(program, state)
     return state
 
@@ -143,6 +148,34 @@ def _check_prior(prior: Any) -> None:
         need(f"prior.players[{i}]", props, dict, "an object")
         for key, value in props.items():
             check_value(f"prior.players[{i}].{key}", value)
+
+
+def _check_link_rows(rows: Any) -> None:
+    """The links laid in play, as rows [link, a, b, label at a, label at b] (their sense:
+    `_check_links`)."""
+    need("links", rows, list, "a list of links")
+    if not rows:
+        raise fail("links", "written only when a link is laid (an empty list is not)")
+    for i, row in enumerate(rows):
+        need(f"links[{i}]", row, list, "[link, a, b, label at a, label at b]")
+        if len(row) != 5 or not all(isinstance(x, str) for x in row[:3]):
+            raise fail(f"links[{i}]", f"expected [link, a, b, label at a, label at b], got {brief(row)}")
+        for label in row[3:]:
+            check_value(f"links[{i}]", label)
+
+
+def _check_links(program: Program, state: GameState) -> None:
+    """Each link laid again, in order, as `connect` lays one: an entity of a link kind not laid
+    twice nor printed, between two other entities, no label taken twice at one end."""
+    laid, state.links = state.links, ()
+    if laid and not program.grows:
+        raise fail("links", "these rules never lay a link in play")
+    rt = vm.Runtime(program, state)
+    for i, row in enumerate(laid):
+        try:
+            rt.lay_link(*row)
+        except ScriptError as e:
+            raise fail(f"links[{i}]", str(e)) from None
 
 
 def _check_indices(where: str, v: Any) -> None:

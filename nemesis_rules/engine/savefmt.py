@@ -11,6 +11,7 @@ the rules (their fingerprint) and writes only the rest:
 * `face`: the numbers of the entities whose face differs from their component's;
 * `props`: `[number, {prop: value}]` for each entity with props that differ from its component's;
 * every other field as in the full form (`GameState.to_dict`): counters, stack, pending, log ...
+  (`links`, the links laid in play, only when there are some)
 
 Loading starts from the layout (shared, copy on access, like a clone) and applies the
 differences, so both ways cost about what the game changed. A state the compact form cannot say
@@ -188,6 +189,7 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
         "ask_forced": st.ask_forced,
         **({"chances": st.chances} if st.explicit_chance else {}),
         **({"prior": st.prior} if st.prior is not None else {}),
+        **({"links": st.links} if st.links else {}),
     }
 
 

@@ -196,6 +196,10 @@ class GameState:
     # a game that continues a finished one (Game.new(after=...)): that game's result and the props
     # of its players, read with prior_result() / prior_players(prop); None for any other game
     prior: dict[str, Any] | None = None
+    # the links laid in play (`connect`), in the order they were laid: rows (link, a, b, label at a,
+    # label at b). A tuple, replaced and never changed in place, so a clone shares it and a graph
+    # built from it stays right while it is the same object (primitives.graph_of)
+    links: tuple[tuple, ...] = ()
 
     def clone(self) -> GameState:
         return GameState(
@@ -217,6 +221,7 @@ class GameState:
             self.ask_forced,
             self.chances[:],
             self.prior,  # never mutated
+            self.links,  # never mutated
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,6 +242,8 @@ class GameState:
             **({"chances": self.chances} if self.explicit_chance else {}),
             # only a continued game has one (other saves keep their text and golden digests)
             **({"prior": self.prior} if self.prior is not None else {}),
+            # only a board grown in play has them (other saves keep their text and golden digests)
+            **({"links": self.links} if self.links else {}),
         }
 
     def to_json(self) -> str:
@@ -271,6 +278,7 @@ class GameState:
             ask_forced=bool(data.get("ask_forced", False)),
             chances=list(data.get("chances", [])),
             prior=tuplify(data.get("prior")),
+            links=tuplify(data.get("links", ())),
         )
 
 

@@ -19,6 +19,7 @@ from nemesis_rules.engine.state import (
     Entities,
     GameState,
     read_record,
+    tuplify,
 )
 
 
@@ -115,6 +116,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
             entities[eid] = {"kind": ent[E_KIND], "component": ent[E_COMP], "zone": ent[E_ZONE], "props": props,
                              "face_up": ent[E_FACE]}
     return {
+        **({"links": seen_links(st, entities.__contains__)} if st.links else {}),
         "seat": seat,
         "players": st.players,
         "options": dict(st.options),
@@ -168,6 +170,12 @@ def _counted_zone(st: GameState, members: list[str], public: set[str], known: se
     return zone
 
 
+def seen_links(st: GameState, sees: Callable[[str], bool]) -> list[list]:
+    """The links laid in play that a seat sees: those whose link and both ends it sees (a link
+    to a tile still hidden in a pile stays hidden with the tile)."""
+    return [list(row) for row in st.links if sees(row[0]) and sees(row[1]) and sees(row[2])]
+
+
 def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
     d = st.pending
     if d is None:
@@ -193,6 +201,7 @@ def seen_state(program: Program, seen: dict[str, Any], ruleset: str) -> GameStat
     """
     st = GameState(seen["players"], 0, dict(seen["options"]), ruleset)
     st.counters = dict(seen["counters"])
+    st.links = tuplify(seen.get("links", ()))
     entities = st.entities
     for eid, ent in seen["entities"].items():
         # the props are shared with the view, not copied: nothing runs here that could change them
@@ -266,6 +275,8 @@ def seen_state_of(program: Program, st: GameState, seat: int | None) -> GameStat
                 zones[key] = [e if e is not None else _placeholders(made, 1, key)[0]
                               for e in _counted_members(counted, lambda: None)]
     out.entities = Entities({e: ent for e, ent in dict.items(entities) if e in shown or (ent[E_FACE] and ent[E_ZONE] is None)})
+    if st.links:
+        out.links = tuplify(seen_links(st, out.entities.__contains__))
     out.entities.update(made)
     return out
 
@@ -280,6 +291,8 @@ class LazySeenState(GameState):
     def __init__(self, program: Program, st: GameState, seat: int | None) -> None:
         super().__init__(st.players, 0, dict(st.options), st.ruleset)
         self.counters = dict(st.counters)
+        if st.links:  # read by graph reads, which do not make the entities
+            self.links = tuplify(seen_links(st, lambda e: sees_entity(program, st, seat, e)))
         self._source = (program, st, seat)
 
     def _made(self) -> None:

@@ -12,7 +12,14 @@ from typing import Any
 from nemesis_rules.dsl.diagnostics import Diagnostic, RefusedError, RulesError, Span
 from nemesis_rules.engine import limits, rng
 from nemesis_rules.engine.limits import MAX_CHANCE_OUTCOMES, MAX_MADE, LimitError
-from nemesis_rules.engine.primitives import MADE_KEY, Refusal, ScriptError, entity_record
+from nemesis_rules.engine.primitives import (
+    GRAPH_KEY,
+    MADE_KEY,
+    Refusal,
+    ScriptError,
+    entity_record,
+    graph_of,
+)
 from nemesis_rules.engine.program import (
     CALL,
     CHANCE,
@@ -42,7 +49,7 @@ class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
     __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup", "reads",
-                 "readers", "exposed", "depth")
+                 "readers", "exposed", "depth", "grown")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -66,6 +73,7 @@ class Runtime:
         self.static_memo: dict[tuple, Any] = {}
         self.setup: tuple = ()
         self.depth = 0  # procedures running as functions, nested (straight.py), not on the stack
+        self.grown = None  # (state.links, the graph with them) once a graph read needed it (primitives.graph_of)
 
     def fresh(self) -> None:
         """Forget what the state may no longer say (it may have been edited since the last run)."""
@@ -181,6 +189,40 @@ class Runtime:
         if to is not None:
             self.move(eid, to, True)
         return eid
+
+    # ---- the graph laid in play ----
+    def lay_link(self, link, a, b, label_a, label_b) -> None:
+        """Lay `link` between `a` and `b` (primitive `connect`), refusing what would make the graph
+        say two things at once."""
+        p, st = self.program, self.state
+        kind = entity_record(self, link)[E_KIND]
+        if kind not in p.link_kinds:
+            raise ScriptError(f"{link} is a {kind}, not of a link kind")
+        for end in (a, b):
+            entity_record(self, end)
+        if len({link, a, b}) < 3:
+            raise ScriptError(f"a link joins two other entities: connect({a}, {b}, {link})")
+        if link in p.graph.ends or any(row[0] == link for row in st.links):
+            raise ScriptError(f"{link} is laid already")
+        graph = graph_of(self)
+        for end, label in ((a, label_a), (b, label_b)):
+            for x in link_labels(label):
+                taken = graph.by_label.get((end, x))
+                if taken is not None:
+                    raise ScriptError(f"{end} already has the link {taken} labelled {x!r}")
+        st.links = (*st.links, (link, a, b, label_a, label_b))
+        self.changed(GRAPH_KEY)
+
+    def lift_link(self, link) -> None:
+        """Take a link laid in play off the graph (primitive `disconnect`)."""
+        if link in self.program.graph.ends:
+            raise ScriptError(f"{link} is a printed link: only a link laid in play can be lifted")
+        laid = self.state.links
+        kept = tuple(row for row in laid if row[0] != link)
+        if len(kept) == len(laid):
+            raise ScriptError(f"{link!r} is not a link laid in play")
+        self.state.links = kept
+        self.changed(GRAPH_KEY)
 
     def program_template(self, component: str):
         try:
@@ -469,6 +511,18 @@ def choose(rt: Runtime, args: tuple) -> Any:
     rt.state.pending = {"player": rt.seat_of(player), "options": options, "prompt": prompt,
                         "optional": bool(optional)}
     return WAIT
+
+
+def link_labels(label) -> tuple:
+    """The labels one end of a link carries: none, a number, a name, or a list of numbers or of
+    names (ScriptError for anything else)."""
+    several = label if isinstance(label, tuple) else (label,) if label is not None else ()
+    if not several and isinstance(label, tuple):
+        raise ScriptError("a link's labels at one end: an empty list")
+    kinds = {type(x) for x in several}
+    if not kinds <= {int, str} or len(kinds) > 1:
+        raise ScriptError(f"a link's label is a number, a name, none, or a list of numbers or of names; got {label!r}")
+    return several
 
 
 def chance(rt: Runtime, prim, args: tuple) -> Any:

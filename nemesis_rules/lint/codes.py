@@ -655,6 +655,24 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         Give it a starting `zone:`, refer to it, or delete it.
         """),
+    _rule("W506", "unlaid-link", """
+        ## What it does
+        Warns about a component of a link kind without `ends` in rules that never call
+        `connect`.
+
+        ## Why it matters
+        A link without `ends` is laid during play by `connect`; if no rule does that, it never
+        joins anything, and most likely its `ends` were forgotten.
+
+        ## Example
+        ```yaml
+        components:
+          - {id: hall_to_vault, kind: path}
+        ```
+
+        ## Instead
+        Give it `ends: [a, b]` (a printed link), or lay it in play with `connect(a, b, link)`.
+        """),
     _rule("E505", "misplaced-statement", """
         ## What it does
         Reports `return` outside a procedure or script, and `break` or `continue` outside a

@@ -10,7 +10,7 @@ from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.engine import limits
-from nemesis_rules.engine.compile import STEP_EVENTS
+from nemesis_rules.engine.compile import STEP_EVENTS, lays_links
 from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
@@ -37,7 +37,21 @@ def validate(comp: Composition, focus: str | None = None) -> Environment:
     _check_scripts(comp, env)
     _check_catalogs(comp, env, focus)
     _unused_components(comp, env)
+    _unlaid_links(comp)
     return env
+
+
+def _unlaid_links(comp: Composition) -> None:
+    """A link component without `ends` waits to be laid in play; rules that never call `connect`
+    leave it out of the board for good (most likely its `ends` were forgotten)."""
+    unlaid = [(cid, c) for cid, c in comp.components.items() if c.spec.ends is None
+              and c.spec.kind in comp.kinds and comp.kinds[c.spec.kind].value.link]
+    if not unlaid or lays_links(comp):
+        return
+    for cid, c in unlaid:
+        comp.diagnostics.append(Diagnostic("W506", f"link `{cid}` has no `ends` and no rule lays a link in play",
+                                           c.span, help="give it `ends: [a, b]`, or lay it with `connect`",
+                                           severity=WARNING))
 
 
 def _unused_components(comp: Composition, env: Environment) -> None:
@@ -294,8 +308,10 @@ def _check_zone_ref(comp: Composition, zone: str, span: Span) -> None:
 
 def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
     spec = c.spec
-    if is_link and spec.ends is None:
-        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` needs `ends: [a, b]`", c.span))
+    # a link without `ends` is a tile laid in play (`connect`), which gives its labels there
+    if is_link and spec.ends is None and spec.labels is not None:
+        comp.diagnostics.append(Diagnostic("E201", f"link `{cid}` has `labels` but no `ends: [a, b]`", c.at("labels"),
+                                           help="a link laid in play gets its labels from `connect`"))
     if not is_link and (spec.ends is not None or spec.labels is not None):
         comp.diagnostics.append(Diagnostic("E200", f"`{cid}` is not of a link kind; `ends`/`labels` do not "
                                            "apply", c.at("ends" if spec.ends is not None else "labels"),
@@ -309,7 +325,7 @@ def _check_link(comp: Composition, cid: str, is_link: bool, c) -> None:
                 isinstance(x, int | str) for x in label)):
             comp.diagnostics.append(Diagnostic("E202", f"link `{cid}`: a label is a number, a name, nothing, "
                                                "or a list of numbers and names", c.at("labels")))
-    if is_link and spec.count != 1:
+    if is_link and spec.ends is not None and spec.count != 1:  # a printed link joins its two ends once
         comp.diagnostics.append(Diagnostic("E202", f"link `{cid}` must have count 1", c.at("count")))
 
 
