@@ -8,7 +8,11 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from nemesis_rules import Game, load_ruleset
+from tests.conftest import FIXTURES
+from tests.strategies import play_randomly
 
 
 def _module(tmp_path: Path, script: str) -> Path:
@@ -105,3 +109,24 @@ def test_the_marker_holds_across_a_decision_a_save_and_a_copy(tmp_path: Path) ->
         twin.apply(0)
         assert _messages(twin)[2:] == [("replaced", 10), ("body", 11)] and twin.over
 
+
+def _play_flee_instead(games: int) -> None:
+    """The issue's naive mod over base (tests/fixtures/flee_instead): every game ends, and the
+    retreat's own entries are performed, not replaced again (an intruder enters a lit room)."""
+    rules = load_ruleset("base", FIXTURES / "flee_instead")
+    entered = 0
+    for seed in range(games):
+        game = Game.new(rules, players=4, seed=seed)
+        play_randomly(game, seed)
+        assert game.over, seed
+        entered += sum(e["msg"] == "entered_lit_room" for e in game.log)
+    assert entered > 0
+
+
+def test_the_naive_retreat_instead_of_entering_plays_20_games() -> None:
+    _play_flee_instead(20)
+
+
+@pytest.mark.slow
+def test_the_naive_retreat_instead_of_entering_plays_200_games() -> None:
+    _play_flee_instead(200)
