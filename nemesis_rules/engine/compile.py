@@ -39,6 +39,7 @@ from nemesis_rules.engine.program import (
     label_key,
 )
 from nemesis_rules.engine.straight import add_straight
+from nemesis_rules.engine.vm import replacing
 
 PAUSING_PRIMS = {n for n, p in REGISTRY.items() if p.kind in ("chance", "decision")}
 
@@ -834,15 +835,12 @@ def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> N
     for i, h in reversed(list(enumerate(hooks))):
         if h.kind != "instead":
             continue
-        c.code(f"{proc.name}@instead#{i}", h.params, h.body, h.span)
-        skip = None
-        if h.when is not None:
-            when, n = c.closure(h.params, h.when), len(h.params)
-            skip = b.emit((JUMP_IF_NOT, lambda rt, L, when=when, n=n: when(rt, L[:n]), -1), h.span)
-        b.emit((CALL, f"{proc.name}@instead#{i}", args, result), h.span)
+        handler = f"{proc.name}@instead#{i}"
+        c.code(handler, h.params, h.body, h.span).replaces = True
+        skip = b.emit((JUMP_IF_NOT, _applies(c, h, handler), -1), h.span)
+        b.emit((CALL, handler, args, result), h.span)
         ends.append(b.emit((JUMP, -1), h.span))
-        if skip is not None:
-            b.patch(skip, b.here())
+        b.patch(skip, b.here())
     b.emit((CALL, f"{proc.name}#body", args, result), proc.span)
     for i, h in enumerate(hooks):
         if h.kind == "after":
@@ -852,6 +850,16 @@ def _hook_wrapper(c: Compiler, proc: ast.ProcDef, hooks: list[ast.HookDef]) -> N
         b.patch(j, b.here())
     b.emit((RETURN, lambda rt, L: L[result]), proc.span)
     c.program.procs[proc.name] = b.finish()
+
+
+def _applies(c: Compiler, h: ast.HookDef, handler: str) -> Closure:
+    """Whether the `instead of` replaces this call: its `when` holds and its body is not running
+    already (a replacement applies once to one moment, DESIGN.md §4b: the moments its own body
+    causes go to the next handler or to the procedure's body)."""
+    if h.when is None:
+        return lambda rt, L: not replacing(rt, handler)
+    when, n = c.closure(h.params, h.when), len(h.params)
+    return lambda rt, L: when(rt, L[:n]) and not replacing(rt, handler)
 
 
 def _compile_actions(c: Compiler, comp) -> None:

@@ -40,6 +40,8 @@ class Code:
     direct: Callable | None = attrs.field(default=None, eq=False, repr=False)
     # the same function when the procedure can never wait (a straight one); None for any other
     straight: Callable | None = attrs.field(default=None, eq=False, repr=False)
+    # the body of an `instead of`: while it runs, it does not replace a call again (vm.replacing)
+    replaces: bool = False
 
 
 @attrs.frozen

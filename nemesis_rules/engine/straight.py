@@ -25,7 +25,9 @@ the same order, so a game plays exactly as before. What differs:
 * a step that ends the game raises `GameEnded` (after an EVAL step, a call or an event, where
   the interpreter would have stopped), which the interpreter takes as the end of its run;
 * procedures running as functions count towards the nesting limit with those on the stack
-  (`Runtime.depth`).
+  (`Runtime.depth`);
+* the body of an `instead of` running as a function is marked running in `Runtime.replacing`, as
+  its frame on the stack marks it once it waits (vm.replacing: it does not replace a call again).
 """
 
 from __future__ import annotations
@@ -118,6 +120,8 @@ def _source(code: Code, ident: str, gen, waits: bool) -> str:
     if waits:  # nested as deep as frames on the stack would be; the caller's step is the one at fault
         head += ["    if rt.depth >= _MAX_DEPTH - len(rt.state.stack):", f"        _too_deep({name})",
                  "    rt.depth += 1"]
+    if code.replaces:  # marked as running until it returns or leaves its frame on the stack (vm.replacing)
+        head.append(f"    rt.replacing.append({name})")
     lines = [*head, "    _i = 0", "    try:", f"        if len(L) < {code.nlocals}:",
              f"            L += [None] * ({code.nlocals} - len(L))", "        _pc = 0", "        while True:"]
     branch = "if"
@@ -131,8 +135,9 @@ def _source(code: Code, ident: str, gen, waits: bool) -> str:
                   f"        _s.frames.append([{name}, _i + 1 if _i in {emits} else _i, L, 1])", "        raise"]
     lines += ["    except BaseException as _e:", "        if not hasattr(_e, 'nemesis_where'):",
               f"            _e.nemesis_where = ({name}, _i)", "        raise"]
-    if waits:
-        lines += ["    finally:", "        rt.depth -= 1"]
+    ends = (["        rt.depth -= 1"] if waits else []) + (["        rt.replacing.pop()"] if code.replaces else [])
+    if ends:
+        lines += ["    finally:", *ends]
     return "\n".join([*lines, ""])
 
 

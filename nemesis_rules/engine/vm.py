@@ -49,7 +49,7 @@ class Runtime:
     """The state plus the compiled rules: what primitives and closures act on."""
 
     __slots__ = ("program", "state", "budget", "seats", "memo", "by_kind", "static_memo", "setup", "reads",
-                 "readers", "exposed", "depth", "grown")
+                 "readers", "exposed", "depth", "grown", "replacing")
 
     def __init__(self, program: Program, state: GameState, budget: int = DEFAULT_STEP_BUDGET) -> None:
         self.program = program
@@ -73,6 +73,9 @@ class Runtime:
         self.static_memo: dict[tuple, Any] = {}
         self.setup: tuple = ()
         self.depth = 0  # procedures running as functions, nested (straight.py), not on the stack
+        # the `instead of` bodies running as functions, innermost last (straight.py); one that
+        # waits leaves its frame on the stack instead, so this is empty between runs (`replacing`)
+        self.replacing: list[str] = []
         self.grown = None  # (state.links, the graph with them) once a graph read needed it (primitives.graph_of)
 
     def fresh(self) -> None:
@@ -361,6 +364,7 @@ def run(rt: Runtime) -> None:
     pc = resume_at = 0
     in_block = False
     rt.depth = 0
+    rt.replacing.clear()
     try:
         while stack and st.result is None:
             frame = stack[-1]
@@ -492,6 +496,12 @@ def call_by_value(rt: Runtime, target: Any, args: list) -> Any:
     """A CALL step whose procedure is worked out as it runs (a card's script): its function."""
     code = rt.program.procs[target]
     return code.direct(rt, args)
+
+
+def replacing(rt: Runtime, handler: str) -> bool:
+    """Whether the `instead of` body `handler` is running: as a function now, or as a frame on the
+    stack (one that waited for a decision, so the mark is saved and copied with the game)."""
+    return handler in rt.replacing or any(frame[0] == handler for frame in rt.state.stack)
 
 
 def too_deep(name: str) -> None:
