@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -209,6 +210,32 @@ def test_default_path_is_the_rulesets_folder(monkeypatch, capsys):
     monkeypatch.setattr(check_api, "check_paths", lambda paths: (seen.append(paths), ([], {}))[1])
     assert run(capsys)[0] == 0
     assert [p.name for p in seen[0]] == ["rulesets"]
+
+
+TOY = ROOT / "tests" / "fixtures" / "toy"
+
+
+@pytest.mark.parametrize(("before", "after", "line", "message"), [
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n", 24, "section `counters:` is empty"),
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n  - round\n", 24,
+     "section `counters:` must be a mapping, not a list"),
+    ("symbols: [gem, trap, attack, boost, shield, lucky, goal_reached, time_up]", "symbols: {gem: 1}", 1,
+     "section `symbols:` must be a list, not a mapping"),
+], ids=["empty", "list-for-mapping", "mapping-for-list"])
+def test_a_misshapen_yaml_section_is_one_error_at_its_line(tmp_path, capsys, before, after, line, message):
+    """Issue #38: an empty `counters:` gave "E202 ... 'NoneType' object has no attribute 'items'"
+    and follow-on findings for every name the file declares."""
+    folder = tmp_path / "toy"
+    shutil.copytree(TOY, folder)
+    components = folder / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    assert before in text
+    components.write_text(text.replace(before, after), encoding="utf-8")
+    status, out, _ = run(capsys, str(folder), "--format", "concise")
+    assert status == 1
+    assert out.splitlines() == [f"{components}:{line}:1: E202 {message}", "Found 1 error, 0 warnings."]
+    rendered = run(capsys, str(folder))[1]
+    assert "= help: write" in rendered and "object" not in rendered
 
 
 # ---- json, sarif, github ----
