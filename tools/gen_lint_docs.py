@@ -55,7 +55,8 @@ the library's own files are reported, its own catalog's missing translations amo
 | `--ignore CODE[,CODE]` | do not report these codes; the more specific of select and ignore wins |
 | `--strict` | exit 1 on warnings too |
 | `--statistics` | print how many findings each code has instead of the findings |
-| `--fix` | apply the safe fixes (a single `did you mean`; an English stub marked for translation for W600), then report what is left |
+| `--fix` | apply the safe fixes (a single `did you mean`), then report what is left; translation catalogs are never edited |
+| `--fix-catalogs` | also add each missing translation (W600) to its catalog as an English copy marked `# TODO: translate`; implies `--fix` (with `--diff`, shows these edits too) |
 | `--diff` | print the safe fixes as a unified diff instead of applying them; exit 1 if there are any |
 | `--no-cache` | parse every file anew (by default parsed files and the Python code of each module's compiled expressions are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says, beside the grammar's parser tables, which `--no-cache` still reads; `NEMESIS_CACHE_DIR=off` turns every cache off); every check runs either way |
 | `--explain CODE` | print a code's documentation (also `nemesis-lint rule CODE`; a name works too) |

@@ -58,8 +58,8 @@ def _run(argv: list[str]) -> int:
     with parse_cache.enabled() if not args.no_cache else contextlib.nullcontext():
         findings, sources = collect(paths, code_filter)
         if args.diff:
-            return _show_fixes(findings, sources)
-        if args.fix and _apply_fixes(findings, sources):
+            return _show_fixes(findings, sources, args.fix_catalogs)
+        if (args.fix or args.fix_catalogs) and _apply_fixes(findings, sources, args.fix_catalogs):
             findings, sources = collect(paths, code_filter)
     _write(_render(args, findings, sources), colour=args.format in ("text", "concise"))
     return exit_status(findings, strict=args.strict)
@@ -92,6 +92,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="print the number of findings a code instead of the findings")
     parser.add_argument("--fix", action="store_true",
                         help="apply the safe fixes (a single did-you-mean, a translation stub), then report what is left")
+    parser.add_argument("--fix-catalogs", action="store_true",
+                        help="with --fix or --diff, also add the missing translations to the catalogs "
+                             "(i18n/*.yaml) as English copies marked for translation; implies --fix")
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
     parser.add_argument("--no-cache", action="store_true",
@@ -160,13 +163,17 @@ def exit_status(findings: Sequence[Diagnostic], strict: bool = False) -> int:
     return EXIT_CLEAN
 
 
-def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """File -> (text now, text after the safe fixes), for the files a fix changes."""
+def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str],
+                  catalogs: bool = False) -> dict[str, tuple[str, str]]:
+    """File -> (text now, text after the safe fixes), for the files a fix changes. Translation
+    catalogs get stubs only when `catalogs` is true (`--fix-catalogs`): a typo's fix must not
+    write hundreds of lines into files a translator keeps."""
     edits: dict[str, list[fixes.Edit]] = {}
     for d in findings:
         source = sources.get(d.span.file)
         edit = fixes.suggestion_fix(d, source) if source is not None else None
-        for found in (edit, fixes.translation_stub(d, sources.get)):
+        stub = fixes.translation_stub(d, sources.get) if catalogs else None
+        for found in (edit, stub):
             if found is not None and found.file in sources:
                 edits.setdefault(found.file, []).append(found)
     planned = {}
@@ -177,14 +184,14 @@ def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> di
     return planned
 
 
-def _show_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
-    planned = planned_fixes(findings, sources)
+def _show_fixes(findings: Sequence[Diagnostic], sources: dict[str, str], catalogs: bool) -> int:
+    planned = planned_fixes(findings, sources, catalogs)
     _write("".join(fixes.unified_diff(f, *planned[f]) for f in sorted(planned)), colour=False)
     return EXIT_FINDINGS if planned else EXIT_CLEAN
 
 
-def _apply_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
-    planned = planned_fixes(findings, sources)
+def _apply_fixes(findings: Sequence[Diagnostic], sources: dict[str, str], catalogs: bool) -> int:
+    planned = planned_fixes(findings, sources, catalogs)
     for file, (_, after) in planned.items():
         Path(file).write_text(after, encoding="utf-8")
     if planned:
