@@ -212,6 +212,65 @@ def test_default_path_is_the_rulesets_folder(monkeypatch, capsys):
     assert [p.name for p in seen[0]] == ["rulesets"]
 
 
+def test_a_module_id_is_linted_as_its_folder(fake_loader, capsys):
+    """Issue #38: `nemesis-lint base` was E104 though every other command takes module ids."""
+    status, out, _ = run(capsys, "base")
+    assert "E104" not in out
+    assert [p.resolve() for p in fake_loader[0]] == [(ROOT / "rulesets" / "base").resolve()]
+
+
+def test_an_unknown_module_id_is_still_e104(fake_loader, capsys):
+    status, out, _ = run(capsys, "no_such_module")
+    assert status == 2 and "no_such_module:1:1: E104" in out
+
+
+def dependency(tmp_path: Path) -> tuple[Path, Diagnostic]:
+    """A module `base` next to `toy`, and a finding in it (a dependency's, when toy is named)."""
+    folder = tmp_path / "base"
+    folder.mkdir()
+    (folder / "module.yaml").write_text("id: base\n")
+    return folder, Diagnostic("E300", "unknown name `x`", Span(str(folder / "rules.nem"), 1, 1, 1, 2))
+
+
+def test_findings_in_dependencies_are_one_line_unless_asked(monkeypatch, module, tmp_path, capsys):
+    base, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [*findings_for(module), finding])
+    status, out, _ = run(capsys, str(module))
+    assert status == 1 and "E301" in out and "rules.nem:1:1: E300" not in out
+    assert out.rstrip().endswith("1 finding in dependencies not shown: base (1); --dependencies shows them")
+    status, out, _ = run(capsys, str(module), "--dependencies")
+    assert f"{base / 'rules.nem'}:1:1: E300" in out and "not shown" not in out
+    status, out, _ = run(capsys, str(tmp_path))  # both modules named: everything shows
+    assert f"{base / 'rules.nem'}:1:1: E300" in out and "not shown" not in out
+
+
+def test_a_dependency_error_still_fails_the_run(monkeypatch, module, tmp_path, capsys):
+    _, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [finding])
+    status, out, _ = run(capsys, str(module))
+    assert status == 1 and "1 finding in dependencies" in out
+
+
+def test_missing_translations_are_one_line_unless_asked(monkeypatch, module, capsys):
+    en = str(module / "i18n" / "en.yaml")
+    missing = [Diagnostic("W600", f"`names.{k}` has no pl translation", Span(en, i, 3, i, 4), severity="warning")
+               for i, k in enumerate(("gem", "trap"), 1)]
+    use_loader(monkeypatch, missing)
+    status, out, _ = run(capsys, str(module))
+    assert status == 0 and "W600 `names" not in out
+    assert "2 missing translations (W600) not shown: toy (2); --translations shows them" in out
+    for asking in ("--translations", "--select=W600"):
+        out = run(capsys, str(module), asking)[1]
+        assert out.count("W600 `names") == 2 and "not shown" not in out, asking
+
+
+def test_machine_formats_keep_the_count_off_stdout(monkeypatch, module, tmp_path, capsys):
+    _, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [finding])
+    status, out, err = run(capsys, str(module), "--format", "json")
+    assert json.loads(out) == [] and "1 finding in dependencies" in err
+
+
 TOY = ROOT / "tests" / "fixtures" / "toy"
 
 
