@@ -274,14 +274,17 @@ def test_machine_formats_keep_the_count_off_stdout(monkeypatch, module, tmp_path
 TOY = ROOT / "tests" / "fixtures" / "toy"
 
 
-@pytest.mark.parametrize(("before", "after", "line", "message"), [
-    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n", 24, "section `counters:` is empty"),
-    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n  - round\n", 24,
+@pytest.mark.parametrize(("before", "after", "place", "message"), [
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n", "24:1", "section `counters:` is empty"),
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n  - round\n", "24:1",
      "section `counters:` must be a mapping, not a list"),
-    ("symbols: [gem, trap, attack, boost, shield, lucky, goal_reached, time_up]", "symbols: {gem: 1}", 1,
+    ("symbols: [gem, trap, attack, boost, shield, lucky, goal_reached, time_up]", "symbols: {gem: 1}", "1:1",
      "section `symbols:` must be a list, not a mapping"),
-], ids=["empty", "list-for-mapping", "mapping-for-list"])
-def test_a_misshapen_yaml_section_is_one_error_at_its_line(tmp_path, capsys, before, after, line, message):
+    ("  d6: [1, 2, 3, 4, 5, 6]\n", "  d6:\n", "28:3", "section `dice.d6:` is empty"),
+    ("    props: {value: int, suit: symbol}\n", "    props: 5\n", "8:5",
+     "section `kinds.card.props:` must be a mapping, not int 5"),
+], ids=["empty", "list-for-mapping", "mapping-for-list", "nested-empty", "nested-scalar"])
+def test_a_misshapen_yaml_section_is_one_error_at_its_line(tmp_path, capsys, before, after, place, message):
     """Issue #38: an empty `counters:` gave "E202 ... 'NoneType' object has no attribute 'items'"
     and follow-on findings for every name the file declares."""
     folder = tmp_path / "toy"
@@ -292,7 +295,7 @@ def test_a_misshapen_yaml_section_is_one_error_at_its_line(tmp_path, capsys, bef
     components.write_text(text.replace(before, after), encoding="utf-8")
     status, out, _ = run(capsys, str(folder), "--format", "concise")
     assert status == 1
-    assert out.splitlines() == [f"{components}:{line}:1: E202 {message}", "Found 1 error, 0 warnings."]
+    assert out.splitlines() == [f"{components}:{place}: E202 {message}", "Found 1 error, 0 warnings."]
     rendered = run(capsys, str(folder))[1]
     assert "= help: write" in rendered and "object" not in rendered
 

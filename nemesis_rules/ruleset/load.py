@@ -220,13 +220,29 @@ def _without_misshapen_sections(raw: dict, cls: type, file: str, root: Any,
         yaml_type, shape, how = _SHAPES[origin]
         if name not in raw or isinstance(raw[name], yaml_type):
             continue
-        value = raw[name]
-        what = "is empty" if value is None else f"must be {shape}, not {_describe(value)}"
-        found[name] = Diagnostic("E202", f"{SECTION_SHAPE}{name}:` {what}",
-                                 yaml_span(root, (*base, name), file, key=True), help=f"{how}, or delete the line")
+        found[name] = _misshapen(name, raw[name], origin, yaml_span(root, (*base, name), file, key=True))
     if not found:
         return raw, []
     return {k: v for k, v in raw.items() if k not in found}, list(found.values())
+
+
+def _misshapen(name: str, value: Any, expected: type | None, span: Span) -> Diagnostic:
+    """The E202 of section `name`, holding `value` where an `expected` (dict, tuple or unknown)
+    belongs."""
+    shape, how = _SHAPES[expected][1:] if expected in _SHAPES else ("something else", "see docs/language.md")
+    what = "is empty" if value is None else f"must be {shape}, not {_describe(value)}"
+    return Diagnostic("E202", f"{SECTION_SHAPE}{name}:` {what}", span, help=f"{how}, or delete the line")
+
+
+def _node_at(root: Any, path: tuple) -> Any:
+    """The YAML value at `path` (keys and indexes) under `root`, or None."""
+    node = root
+    for step in path:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
 
 
 def _section_kinds(cls: type) -> dict[str, type]:
@@ -264,7 +280,15 @@ def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, roo
         return Diagnostic("E201", f"missing field `{field}`", yaml_span(root, full[:-1] or full, file, key=True),
                           help=f"add `{field}:`")
     where = ".".join(str(p) for p in path) or "value"
+    if isinstance(exc, TypeError | AttributeError) and not str(exc).startswith("expected "):
+        return _nested_section(where, exc, file, root, full)  # Python's words, not our hooks'
     return Diagnostic("E202", f"wrong type for `{where}`: {exc}", yaml_span(root, full, file))
+
+
+def _nested_section(where: str, exc: BaseException, file: str, root: Any, full: tuple) -> Diagnostic:
+    """A section inside a record (`dice.d6:`, a kind's `props:`) empty or of another shape."""
+    expected = dict if "items" in str(exc) else tuple if "iterable" in str(exc) else None
+    return _misshapen(where, _node_at(root, full), expected, yaml_span(root, full, file, key=True))
 
 
 # ---- YAML with positions ----
