@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import re
 import stat
@@ -245,6 +246,7 @@ def _node_at(root: Any, path: tuple) -> Any:
     return node
 
 
+@functools.cache
 def _section_kinds(cls: type) -> dict[str, type]:
     """The fields of the record `cls` that hold a mapping (dict) or a list (tuple), by name."""
     if not attrs.has(cls):
