@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -209,6 +210,94 @@ def test_default_path_is_the_rulesets_folder(monkeypatch, capsys):
     monkeypatch.setattr(check_api, "check_paths", lambda paths: (seen.append(paths), ([], {}))[1])
     assert run(capsys)[0] == 0
     assert [p.name for p in seen[0]] == ["rulesets"]
+
+
+def test_a_module_id_is_linted_as_its_folder(fake_loader, capsys):
+    """Issue #38: `nemesis-lint base` was E104 though every other command takes module ids."""
+    status, out, _ = run(capsys, "base")
+    assert "E104" not in out
+    assert [p.resolve() for p in fake_loader[0]] == [(ROOT / "rulesets" / "base").resolve()]
+
+
+def test_an_unknown_module_id_is_still_e104(fake_loader, capsys):
+    status, out, _ = run(capsys, "no_such_module")
+    assert status == 2 and "no_such_module:1:1: E104" in out
+
+
+def dependency(tmp_path: Path) -> tuple[Path, Diagnostic]:
+    """A module `base` next to `toy`, and a finding in it (a dependency's, when toy is named)."""
+    folder = tmp_path / "base"
+    folder.mkdir()
+    (folder / "module.yaml").write_text("id: base\n")
+    return folder, Diagnostic("E300", "unknown name `x`", Span(str(folder / "rules.nem"), 1, 1, 1, 2))
+
+
+def test_findings_in_dependencies_are_one_line_unless_asked(monkeypatch, module, tmp_path, capsys):
+    base, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [*findings_for(module), finding])
+    status, out, _ = run(capsys, str(module))
+    assert status == 1 and "E301" in out and "rules.nem:1:1: E300" not in out
+    assert out.rstrip().endswith("1 finding in dependencies not shown: base (1); --dependencies shows them")
+    status, out, _ = run(capsys, str(module), "--dependencies")
+    assert f"{base / 'rules.nem'}:1:1: E300" in out and "not shown" not in out
+    status, out, _ = run(capsys, str(tmp_path))  # both modules named: everything shows
+    assert f"{base / 'rules.nem'}:1:1: E300" in out and "not shown" not in out
+
+
+def test_a_dependency_error_still_fails_the_run(monkeypatch, module, tmp_path, capsys):
+    _, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [finding])
+    status, out, _ = run(capsys, str(module))
+    assert status == 1 and "1 finding in dependencies" in out
+
+
+def test_missing_translations_are_one_line_unless_asked(monkeypatch, module, capsys):
+    en = str(module / "i18n" / "en.yaml")
+    missing = [Diagnostic("W600", f"`names.{k}` has no pl translation", Span(en, i, 3, i, 4), severity="warning")
+               for i, k in enumerate(("gem", "trap"), 1)]
+    use_loader(monkeypatch, missing)
+    status, out, _ = run(capsys, str(module))
+    assert status == 0 and "W600 `names" not in out
+    assert "2 missing translations (W600) not shown: toy (2); --translations shows them" in out
+    for asking in ("--translations", "--select=W600"):
+        out = run(capsys, str(module), asking)[1]
+        assert out.count("W600 `names") == 2 and "not shown" not in out, asking
+
+
+def test_machine_formats_keep_the_count_off_stdout(monkeypatch, module, tmp_path, capsys):
+    _, finding = dependency(tmp_path)
+    use_loader(monkeypatch, [finding])
+    status, out, err = run(capsys, str(module), "--format", "json")
+    assert json.loads(out) == [] and "1 finding in dependencies" in err
+
+
+TOY = ROOT / "tests" / "fixtures" / "toy"
+
+
+@pytest.mark.parametrize(("before", "after", "place", "message"), [
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n", "24:1", "section `counters:` is empty"),
+    ("counters:\n  round: {min: 0, max: 30, start: 0}\n", "counters:\n  - round\n", "24:1",
+     "section `counters:` must be a mapping, not a list"),
+    ("symbols: [gem, trap, attack, boost, shield, lucky, goal_reached, time_up]", "symbols: {gem: 1}", "1:1",
+     "section `symbols:` must be a list, not a mapping"),
+    ("  d6: [1, 2, 3, 4, 5, 6]\n", "  d6:\n", "28:3", "section `dice.d6:` is empty"),
+    ("    props: {value: int, suit: symbol}\n", "    props: 5\n", "8:5",
+     "section `kinds.card.props:` must be a mapping, not int 5"),
+], ids=["empty", "list-for-mapping", "mapping-for-list", "nested-empty", "nested-scalar"])
+def test_a_misshapen_yaml_section_is_one_error_at_its_line(tmp_path, capsys, before, after, place, message):
+    """Issue #38: an empty `counters:` gave "E202 ... 'NoneType' object has no attribute 'items'"
+    and follow-on findings for every name the file declares."""
+    folder = tmp_path / "toy"
+    shutil.copytree(TOY, folder)
+    components = folder / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    assert before in text
+    components.write_text(text.replace(before, after), encoding="utf-8")
+    status, out, _ = run(capsys, str(folder), "--format", "concise")
+    assert status == 1
+    assert out.splitlines() == [f"{components}:{place}: E202 {message}", "Found 1 error, 0 warnings."]
+    rendered = run(capsys, str(folder))[1]
+    assert "= help: write" in rendered and "object" not in rendered
 
 
 # ---- json, sarif, github ----

@@ -14,6 +14,7 @@ if str(ROOT) not in sys.path:  # until pyproject sets pytest's `pythonpath = [".
 import pytest  # noqa: E402
 from ruamel.yaml import YAML  # noqa: E402
 
+from nemesis_rules.dsl.diagnostics import did_you_mean  # noqa: E402
 from nemesis_rules.lint import codes  # noqa: E402
 
 PROPOSED = """
@@ -57,6 +58,14 @@ def test_lookup_by_code_or_name():
     assert codes.lookup("e300") is codes.lookup("unknown-name") is codes.BY_CODE["E300"]
     assert codes.lookup("E3000") is None
     assert codes.suggest("unknwn-name") == "did you mean `unknown-name`?"
+
+
+def test_did_you_mean_offers_a_typo_fix_but_not_a_short_name_sharing_a_few_letters():
+    known = ["red", "purge", "noise", "card"]
+    assert did_you_mean("purged", known) == "did you mean `purge`?"
+    assert did_you_mean("nosie", known) == "did you mean `noise`?"
+    assert did_you_mean("crad", known) == "did you mean `card`?"
+    assert did_you_mean("purged", ["red", "blue"]) == ""  # issue #38: `red` was offered
 
 
 def test_docs_lint_md_is_fresh():

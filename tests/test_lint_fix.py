@@ -13,18 +13,38 @@ from nemesis_rules.lint.cli import main
 TOY = Path(__file__).resolve().parent / "fixtures" / "toy"
 
 
-def test_a_missing_translation_gets_a_stub_marked_for_translation(tmp_path, monkeypatch, capsys):
+def toy_without_a_russian_name(tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the toy module (the working folder) whose Russian catalog lacks `dig`."""
     shutil.copytree(TOY, tmp_path / "toy")
     monkeypatch.chdir(tmp_path)
     russian = Path("toy/i18n/ru.yaml")
     text = russian.read_text(encoding="utf-8")
     russian.write_text("\n".join(line for line in text.split("\n") if not line.startswith("  dig: ")),
                        encoding="utf-8")
-    assert main(["toy", "--select", "W600", "--diff"]) == 1
+    return russian
+
+
+def test_a_missing_translation_gets_a_stub_marked_for_translation(tmp_path, monkeypatch, capsys):
+    russian = toy_without_a_russian_name(tmp_path, monkeypatch)
+    assert main(["toy", "--select", "W600", "--diff", "--fix-catalogs"]) == 1
     assert "+  dig: Dig in the bag  # TODO: translate (English copy)" in capsys.readouterr().out
-    main(["toy", "--select", "W600", "--fix"])
+    main(["toy", "--select", "W600", "--fix-catalogs"])
     assert "  dig: Dig in the bag  # TODO: translate (English copy)" in russian.read_text(encoding="utf-8")
     assert main(["toy", "--select", "W600"]) == 0
+
+
+def test_fix_mends_a_typo_but_leaves_the_catalogs_alone(tmp_path, monkeypatch, capsys):
+    """Issue #38: `--fix` for two typos also wrote 171 stubs into the pl and ru catalogs."""
+    russian = toy_without_a_russian_name(tmp_path, monkeypatch)
+    catalog = russian.read_text(encoding="utf-8")
+    rules = Path("toy/rules.nem")
+    rules.write_text(rules.read_text(encoding="utf-8").replace("    shuffle(deck)", "    shufle(deck)", 1),
+                     encoding="utf-8")
+    assert main(["toy", "--diff"]) == 1
+    assert "i18n" not in capsys.readouterr().out
+    main(["toy", "--fix"])
+    assert "    shuffle(deck)" in rules.read_text(encoding="utf-8").split("\n")[3]
+    assert russian.read_text(encoding="utf-8") == catalog
 
 
 def test_a_stub_starts_a_missing_section():

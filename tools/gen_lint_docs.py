@@ -42,11 +42,20 @@ Found 1 error, 0 warnings.
 ## Usage
 
 `nemesis-lint [PATH ...]` lints module folders or files; without a path it lints the shipped
-`rulesets/` folder. A file inside a module (a folder with `module.yaml`) is checked as part of
-its module, and only that file's findings are reported; modules are loaded with the modules
-they `require`. A library module (one with no `entry`, such as shared rules or an expansion for
-several games) is checked inside a module next to it that requires it, and only the findings in
-the library's own files are reported, its own catalog's missing translations among them.
+`rulesets/` folder. A PATH may also be a module id, as in the other commands: `nemesis-lint base`
+lints `rulesets/base` (a file or folder of that name in the working folder wins). A file inside a
+module (a folder with `module.yaml`) is checked as part of its module, and only that file's
+findings are reported; modules are loaded with the modules they `require`. A library module (one
+with no `entry`, such as shared rules or an expansion for several games) is checked inside a
+module next to it that requires it, and only the findings in the library's own files are
+reported, its own catalog's missing translations among them.
+
+Only the findings in the modules named on the command line are shown. Those in the modules they
+require are counted in one line after the summary (`3 findings in dependencies not shown: base (3);
+--dependencies shows them`), and so are missing translations (W600), a translator's work list
+rather than a fault in the rules: `--translations` lists them, as does any `--select`. A
+dependency's error still fails the run (the exit status counts every finding). With JSON, SARIF
+and GitHub output these lines go to stderr.
 
 | Option | Meaning |
 | --- | --- |
@@ -55,7 +64,10 @@ the library's own files are reported, its own catalog's missing translations amo
 | `--ignore CODE[,CODE]` | do not report these codes; the more specific of select and ignore wins |
 | `--strict` | exit 1 on warnings too |
 | `--statistics` | print how many findings each code has instead of the findings |
-| `--fix` | apply the safe fixes (a single `did you mean`; an English stub marked for translation for W600), then report what is left |
+| `--dependencies` | also show the findings in the modules the named ones require |
+| `--translations` | show each missing translation (W600) instead of counting them |
+| `--fix` | apply the safe fixes (a single `did you mean`) in the named modules, then report what is left; translation catalogs are never edited |
+| `--fix-catalogs` | also add each missing translation (W600) to its catalog as an English copy marked `# TODO: translate`; implies `--fix` (with `--diff`, shows these edits too) |
 | `--diff` | print the safe fixes as a unified diff instead of applying them; exit 1 if there are any |
 | `--no-cache` | parse every file anew (by default parsed files and the Python code of each module's compiled expressions are kept in `~/.cache/nemesis-rules`, or where `NEMESIS_CACHE_DIR` says, beside the grammar's parser tables, which `--no-cache` still reads; `NEMESIS_CACHE_DIR=off` turns every cache off); every check runs either way |
 | `--explain CODE` | print a code's documentation (also `nemesis-lint rule CODE`; a name works too) |

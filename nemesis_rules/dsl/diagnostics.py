@@ -92,8 +92,18 @@ def caret_excerpt(source: str, span: Span) -> str:
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A 'did you mean' hint for a misspelt name, or an empty string."""
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
-    return f"did you mean `{close[0]}`?" if close else ""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=5, cutoff=0.6)
+    plausible = [c for c in close if _covers_most(name, c)]
+    return f"did you mean `{plausible[0]}`?" if plausible else ""
+
+
+def _covers_most(name: str, candidate: str) -> bool:
+    """Whether the letters the two names share in order make up two thirds of the longer one:
+    a typo keeps most of a name; a short name that merely shares a few letters (`red` for
+    `purged`) is no suggestion."""
+    matcher = difflib.SequenceMatcher(None, name, candidate)
+    shared = sum(block.size for block in matcher.get_matching_blocks())
+    return 3 * shared >= 2 * max(len(name), len(candidate))
 
 
 class RulesError(Exception):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nemesis_rules.dsl.diagnostics import Diagnostic
-from nemesis_rules.lint import fixes, formats, runner
+from nemesis_rules.lint import fixes, formats, runner, scope
 from nemesis_rules.lint.codes import FATAL_CODES, lookup, suggest
 from nemesis_rules.lint.noqa import Suppressions
 from nemesis_rules.lint.selection import CodeFilter, UsageError, build_filter
@@ -54,15 +54,40 @@ def _run(argv: list[str]) -> int:
         return _usage_error(str(error))
     if args.statistics and args.format not in ("text", "concise"):
         return _usage_error("--statistics works with the text formats only")
-    paths = args.paths or [default_path()]
+    paths = [scope.resolve(p) for p in args.paths] or [default_path()]
     with parse_cache.enabled() if not args.no_cache else contextlib.nullcontext():
         findings, sources = collect(paths, code_filter)
+        shown = _split(args, findings, paths)
         if args.diff:
-            return _show_fixes(findings, sources)
-        if args.fix and _apply_fixes(findings, sources):
+            return _show_fixes(_fixable(args, shown), sources, args.fix_catalogs)
+        if (args.fix or args.fix_catalogs) and _apply_fixes(_fixable(args, shown), sources, args.fix_catalogs):
             findings, sources = collect(paths, code_filter)
-    _write(_render(args, findings, sources), colour=args.format in ("text", "concise"))
+            shown = _split(args, findings, paths)
+    _report(args, shown, sources)
     return exit_status(findings, strict=args.strict)
+
+
+def _split(args: argparse.Namespace, findings: list[Diagnostic], paths: list[Path]) -> scope.Shown:
+    translations = args.translations or args.select is not None
+    return scope.split(findings, paths, dependencies=args.dependencies, translations=translations)
+
+
+def _fixable(args: argparse.Namespace, shown: scope.Shown) -> list[Diagnostic]:
+    """The findings whose fixes may be applied: never a dependency's; missing translations only
+    for `--fix-catalogs`."""
+    return shown.findings + (shown.translations if args.fix_catalogs else [])
+
+
+def _report(args: argparse.Namespace, shown: scope.Shown, sources: dict[str, str]) -> None:
+    """The findings shown, then a line for each group only counted (on stderr after JSON, SARIF
+    and GitHub annotations, whose output must stay machine-readable)."""
+    text_format = args.format in ("text", "concise")
+    _write(_render(args, shown.findings, sources), colour=text_format)
+    for note in shown.notes():
+        if text_format:
+            _write(f"{note}\n", colour=False)
+        else:
+            _say_error(note)
 
 
 def _rule_alias(argv: list[str]) -> list[str]:
@@ -79,8 +104,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 clean, 1 findings, 2 usage error or unreadable path. "
         "Suppress a finding with `# noqa: CODE` on its line. Reference: docs/lint.md.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                        help="module folders or files (default: the rulesets folder)")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="module folders, files or module ids under rulesets/ (default: the rulesets folder)")
     parser.add_argument("--format", choices=sorted(formats.FORMATTERS), default="text",
                         help="output format (default: text)")
     parser.add_argument("--select", action="append", metavar="CODE[,CODE]",
@@ -92,8 +117,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="print the number of findings a code instead of the findings")
     parser.add_argument("--fix", action="store_true",
                         help="apply the safe fixes (a single did-you-mean, a translation stub), then report what is left")
+    parser.add_argument("--fix-catalogs", action="store_true",
+                        help="with --fix or --diff, also add the missing translations to the catalogs "
+                             "(i18n/*.yaml) as English copies marked for translation; implies --fix")
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a diff instead of applying them (exit 1 if any)")
+    parser.add_argument("--dependencies", action="store_true",
+                        help="also show the findings in the modules the named ones require "
+                             "(default: one line counting them)")
+    parser.add_argument("--translations", action="store_true",
+                        help="show each missing translation (W600); default: one line counting them, "
+                             "unless --select names codes")
     parser.add_argument("--no-cache", action="store_true",
                         help="parse every file anew: no cache of parsed files (NEMESIS_CACHE_DIR=off turns off every "
                              "cache; the cache folder is NEMESIS_CACHE_DIR, else ~/.cache/nemesis-rules)")
@@ -160,13 +194,17 @@ def exit_status(findings: Sequence[Diagnostic], strict: bool = False) -> int:
     return EXIT_CLEAN
 
 
-def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """File -> (text now, text after the safe fixes), for the files a fix changes."""
+def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str],
+                  catalogs: bool = False) -> dict[str, tuple[str, str]]:
+    """File -> (text now, text after the safe fixes), for the files a fix changes. Translation
+    catalogs get stubs only when `catalogs` is true (`--fix-catalogs`): a typo's fix must not
+    write hundreds of lines into files a translator keeps."""
     edits: dict[str, list[fixes.Edit]] = {}
     for d in findings:
         source = sources.get(d.span.file)
         edit = fixes.suggestion_fix(d, source) if source is not None else None
-        for found in (edit, fixes.translation_stub(d, sources.get)):
+        stub = fixes.translation_stub(d, sources.get) if catalogs else None
+        for found in (edit, stub):
             if found is not None and found.file in sources:
                 edits.setdefault(found.file, []).append(found)
     planned = {}
@@ -177,14 +215,14 @@ def planned_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> di
     return planned
 
 
-def _show_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
-    planned = planned_fixes(findings, sources)
+def _show_fixes(findings: Sequence[Diagnostic], sources: dict[str, str], catalogs: bool) -> int:
+    planned = planned_fixes(findings, sources, catalogs)
     _write("".join(fixes.unified_diff(f, *planned[f]) for f in sorted(planned)), colour=False)
     return EXIT_FINDINGS if planned else EXIT_CLEAN
 
 
-def _apply_fixes(findings: Sequence[Diagnostic], sources: dict[str, str]) -> int:
-    planned = planned_fixes(findings, sources)
+def _apply_fixes(findings: Sequence[Diagnostic], sources: dict[str, str], catalogs: bool) -> int:
+    planned = planned_fixes(findings, sources, catalogs)
     for file, (_, after) in planned.items():
         Path(file).write_text(after, encoding="utf-8")
     if planned:

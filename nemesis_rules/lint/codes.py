@@ -263,6 +263,10 @@ CODES: tuple[LintCode, ...] = (
         ## What it does
         Reports a YAML value of the wrong type: a string where an integer is expected, a
         mapping where a list is expected, a prop value that does not match its kind's type.
+        An empty or misshapen section (`counters:` with nothing under it, a list where a mapping
+        is expected) is one finding at its line; the rest of the file is read, and findings
+        that would follow from the missing section (unknown names) are not reported until it
+        is fixed.
 
         ## Why it matters
         A wrong type fails later, in the middle of a game, far from its cause.

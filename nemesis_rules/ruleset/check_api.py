@@ -16,7 +16,7 @@ from nemesis_rules.engine.compile import build_program
 from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.cache import collector_paused
 from nemesis_rules.ruleset.compose import compose
-from nemesis_rules.ruleset.load import load_module, read_text, read_yaml
+from nemesis_rules.ruleset.load import SECTION_SHAPE, load_module, read_text, read_yaml
 from nemesis_rules.ruleset.validate import validate
 
 
@@ -96,7 +96,7 @@ def _check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
             diagnostics.append(Diagnostic("E999", f"internal error while checking: {type(err).__name__}: {err}",
                                           Span(shown, 1, 1, 1, 2), help="please report this"))
             continue
-        diagnostics += comp.diagnostics
+        diagnostics += _without_follow_ons(comp.diagnostics)
         sources.update(comp.sources)
     for path in loose:
         diagnostics += _check_loose(path, _display(path, root), sources)
@@ -137,6 +137,14 @@ def _compiles(comp, name: str) -> None:
                 build_program(comp, comp.players.max, lazy=True)
         except RulesError as err:
             comp.diagnostics += err.diagnostics
+
+
+def _without_follow_ons(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """With a YAML section empty or misshapen (not loaded), only the reading and structuring
+    findings (E1xx, E2xx): names and checks that depend on the section would be follow-ons."""
+    if not any(d.code == "E202" and d.message.startswith(SECTION_SHAPE) for d in diagnostics):
+        return diagnostics
+    return [d for d in diagnostics if d.code[1:] < "300" or d.code == "E999"]
 
 
 def _check_loose(path: Path, shown: str, sources: dict[str, str]) -> list[Diagnostic]:

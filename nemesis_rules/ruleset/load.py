@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import re
 import stat
@@ -197,10 +198,62 @@ def structure(raw: Any, cls: type, file: str, root: Any, base: tuple = ()) -> tu
     if bad_keys:
         return None, [Diagnostic("E202", f"a key must be a name, got {_describe(key)}", yaml_span(root, where, file))
                       for where, key in bad_keys]
+    raw, misshapen = _without_misshapen_sections(raw, cls, file, root, base)
     try:
-        return CONVERTER.structure(raw, cls), []
+        return CONVERTER.structure(raw, cls), misshapen
     except Exception as exc:  # cattrs reports every field problem at once
-        return None, [_field_diagnostic(p, e, cls, file, root, base) for p, e in _error_paths(exc, ())]
+        return None, misshapen + [_field_diagnostic(p, e, cls, file, root, base) for p, e in _error_paths(exc, ())]
+
+
+SECTION_SHAPE = "section `"  # how a misshapen section's E202 begins (check_api drops its follow-ons)
+# a record's field type -> what YAML gives for it, named, and how to write it
+_SHAPES = {dict: (dict, "a mapping", "write `name: value` entries indented under it"),
+           tuple: (list, "a list", "write `- item` lines under it, or `[a, b]`")}
+
+
+def _without_misshapen_sections(raw: dict, cls: type, file: str, root: Any,
+                                base: tuple) -> tuple[dict, list[Diagnostic]]:
+    """`raw` without the sections (mapping or list fields of `cls`) that are empty or of another
+    shape, and one E202 at each: the rest of the file still loads, and the author reads one
+    clear finding instead of a Python message and the follow-ons of a whole file dropped."""
+    found = {}
+    for name, origin in _section_kinds(cls).items():
+        yaml_type, shape, how = _SHAPES[origin]
+        if name not in raw or isinstance(raw[name], yaml_type):
+            continue
+        found[name] = _misshapen(name, raw[name], origin, yaml_span(root, (*base, name), file, key=True))
+    if not found:
+        return raw, []
+    return {k: v for k, v in raw.items() if k not in found}, list(found.values())
+
+
+def _misshapen(name: str, value: Any, expected: type | None, span: Span) -> Diagnostic:
+    """The E202 of section `name`, holding `value` where an `expected` (dict, tuple or unknown)
+    belongs."""
+    shape, how = _SHAPES[expected][1:] if expected in _SHAPES else ("something else", "see docs/language.md")
+    what = "is empty" if value is None else f"must be {shape}, not {_describe(value)}"
+    return Diagnostic("E202", f"{SECTION_SHAPE}{name}:` {what}", span, help=f"{how}, or delete the line")
+
+
+def _node_at(root: Any, path: tuple) -> Any:
+    """The YAML value at `path` (keys and indexes) under `root`, or None."""
+    node = root
+    for step in path:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+@functools.cache
+def _section_kinds(cls: type) -> dict[str, type]:
+    """The fields of the record `cls` that hold a mapping (dict) or a list (tuple), by name."""
+    if not attrs.has(cls):
+        return {}
+    hints = typing.get_type_hints(cls)
+    origins = {f.name: typing.get_origin(hints[f.name]) for f in attrs.fields(cls)}
+    return {name: origin for name, origin in origins.items() if origin in _SHAPES}
 
 
 def _non_string_keys(value: Any, path: tuple) -> list[tuple[tuple, Any]]:
@@ -229,7 +282,15 @@ def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, roo
         return Diagnostic("E201", f"missing field `{field}`", yaml_span(root, full[:-1] or full, file, key=True),
                           help=f"add `{field}:`")
     where = ".".join(str(p) for p in path) or "value"
+    if isinstance(exc, TypeError | AttributeError) and not str(exc).startswith("expected "):
+        return _nested_section(where, exc, file, root, full)  # Python's words, not our hooks'
     return Diagnostic("E202", f"wrong type for `{where}`: {exc}", yaml_span(root, full, file))
+
+
+def _nested_section(where: str, exc: BaseException, file: str, root: Any, full: tuple) -> Diagnostic:
+    """A section inside a record (`dice.d6:`, a kind's `props:`) empty or of another shape."""
+    expected = dict if "items" in str(exc) else tuple if "iterable" in str(exc) else None
+    return _misshapen(where, _node_at(root, full), expected, yaml_span(root, full, file, key=True))
 
 
 # ---- YAML with positions ----
@@ -479,7 +540,8 @@ def _read_component_file(src: ModuleSource, path: Path, file: str) -> None:
         return
     src.files.append((file, record, raw))
     text = src.sources.get(file, "")
-    raw_list = raw.get("components") or []
+    raw_list = raw.get("components")
+    raw_list = raw_list if isinstance(raw_list, list) else []  # a misshapen list is reported by structure
     for i, item in enumerate(raw_list):
         component = _component(src, item, file, raw, ("components", i), text or "")
         if component is not None:
