@@ -249,6 +249,7 @@ def test_a_dependency_error_still_fails_the_run(monkeypatch, module, tmp_path, c
     use_loader(monkeypatch, [finding])
     status, out, _ = run(capsys, str(module))
     assert status == 1 and "1 finding in dependencies" in out
+    assert "All checks passed" not in out and "a dependency has errors" in out
 
 
 def test_missing_translations_are_one_line_unless_asked(monkeypatch, module, capsys):

@@ -82,7 +82,11 @@ def _report(args: argparse.Namespace, shown: scope.Shown, sources: dict[str, str
     """The findings shown, then a line for each group only counted (on stderr after JSON, SARIF
     and GitHub annotations, whose output must stay machine-readable)."""
     text_format = args.format in ("text", "concise")
-    _write(_render(args, shown.findings, sources), colour=text_format)
+    text = _render(args, shown.findings, sources)
+    if text_format and not shown.findings and shown.errors_not_shown():
+        # "All checks passed!" would hide that the run fails on a dependency's error
+        text = text.replace(formats.summary_line([]), "No findings in the modules named, but a dependency has errors:")
+    _write(text, colour=text_format)
     for note in shown.notes():
         if text_format:
             _write(f"{note}\n", colour=False)

@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from nemesis_rules.dsl.diagnostics import Diagnostic
+from nemesis_rules.lint.formats import severity_of
 from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset.compose import MODULE_ID, resolve_folder
 
@@ -46,6 +47,9 @@ class Shown:
     findings: list[Diagnostic]
     in_dependencies: list[Diagnostic]
     translations: list[Diagnostic]
+
+    def errors_not_shown(self) -> int:
+        return sum(severity_of(d) == "error" for d in self.in_dependencies)
 
     def notes(self) -> list[str]:
         """One line for each group of findings not shown, naming the flag that shows it."""
