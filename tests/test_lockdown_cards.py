@@ -78,3 +78,18 @@ def test_no_lockdown_card_reads_do_nothing():
     rules = browse(["lockdown"], "en")
     readings = {cid: effect_summary(rules, c) for cid, c in rules.composition.components.items()}
     assert [cid for cid, text in readings.items() if "do nothing" in text.lower()] == []
+
+
+def test_the_coverage_table_counts_the_mode_objectives_and_the_reference_cards():
+    """pf3 §2.1: 10 Solo/Co-op Objectives; 5 Help, 5 Contingency Reference, 5 Night Stalker
+    Reference cards. None is encoded; each is listed as unknown with its count."""
+    from nemesis_rules.coverage import report
+
+    rep = report(ROOT / "rulesets" / "lockdown")
+    assert rep.problems == ()
+    decks = {d.deck.name: d for d in rep.decks}
+    objectives = decks["Solo/Co-op Objectives"]
+    references = decks["Help, Contingency Reference and Night Stalker Reference cards"]
+    assert (objectives.deck.size, objectives.accounted, objectives.exact) == (10, 10, True)
+    assert (references.deck.size, references.accounted, references.exact) == (15, 15, True)
+    assert [u.count for u in references.deck.unknown] == [5, 5, 5]
