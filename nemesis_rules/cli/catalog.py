@@ -18,6 +18,7 @@ from rich.table import Table
 from nemesis_rules import coverage
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import common
+from nemesis_rules.cli.render import effect_unknown, words
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.describe import (
     as_lines,
@@ -116,7 +117,10 @@ def unknown_parts(rules: Ruleset) -> dict[str, list[str]]:
 
 def effect_summary(rules: Ruleset, c: Component) -> str:
     """The first sentences of each script field, or "". A field is named (by its catalog label)
-    unless it is the only one and is called `effect`: `use: ...; dropped: ...`."""
+    unless it is the only one and is called `effect`: `use: ...; dropped: ...`. A card whose
+    content is unknown reads "(effect unknown)", whatever placeholder scripts it has."""
+    if effect_unknown(rules, c.spec.id):
+        return words(rules, "effect_unknown")
     scripts = script_procs(rules, c)
     texts = [summary(describe_script(rules, proc, c.spec.kind), width=SUMMARY_WIDTH) for proc in scripts.values()]
     if len(texts) > 1 or (scripts and next(iter(scripts)) != "effect"):
@@ -177,8 +181,11 @@ def explain_component(rules: Ruleset, c: Component) -> str:
     conditions = expression_fields(rules, c)
     for field, fn in conditions.items():
         lines += _condition(rules, field, fn, s.kind)
+    unknown = effect_unknown(rules, s.id)
+    if unknown and not scripts:
+        lines.append(f"  effect: {words(rules, 'effect_unknown')}")
     for field, proc in scripts.items():
-        lines += _script(rules, field, proc, s.kind)
+        lines += _script(rules, field, proc, s.kind, unknown)
     lines += _words(rules, (*conditions.values(), *scripts.values()))
     return "\n".join(lines)
 
@@ -202,11 +209,13 @@ def _props(rules: Ruleset, props: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _script(rules: Ruleset, field: str, proc: ast.ProcDef, kind: str) -> list[str]:
-    """A script field read as sentences, then its DSL source."""
+def _script(rules: Ruleset, field: str, proc: ast.ProcDef, kind: str, unknown: bool = False) -> list[str]:
+    """A script field read as sentences (or as "(effect unknown)" on a card whose content is
+    unknown: its script is a placeholder), then its DSL source."""
     params = [p for p in proc.params if p != "this"]
     body = to_source(ast.Body(proc.body)).rstrip("\n").splitlines()
-    return [f"  {field}({', '.join(params)}):", *as_lines(describe_script(rules, proc, kind), "    "),
+    reading = [f"    {words(rules, 'effect_unknown')}"] if unknown else as_lines(describe_script(rules, proc, kind), "    ")
+    return [f"  {field}({', '.join(params)}):", *reading,
             "    script:", *(f"        {line}" for line in body)]
 
 

@@ -29,6 +29,19 @@ def words(rules: Ruleset, key: str, **values: object) -> str:
     return phrases(rules.lang).screen[key].format(**values)
 
 
+def effect_unknown(rules: Ruleset, component: str | None) -> bool:
+    """Whether the component's `content_unknown` prop (or its kind's default) is set: our sources
+    do not give what it does, so its effect reads as "(effect unknown)", never as its placeholder
+    script (a `pass` would read as a real "do nothing")."""
+    comp = rules.composition
+    c = comp.components.get(component) if component else None
+    if c is None:
+        return False
+    spec = comp.kinds.get(c.spec.kind)
+    defaults = spec.value.defaults if spec is not None else {}
+    return bool(c.spec.props.get("content_unknown", defaults.get("content_unknown", False)))
+
+
 def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
     me = _player_ids(view)[view["seat"]] if view["seat"] is not None else None
     title = words(rules, "sees", who=rules.label(me)) if me else words(rules, "table")
@@ -192,6 +205,8 @@ def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
     field = spec.value.text if spec is not None else None
     if field is None:
         return label
+    if effect_unknown(rules, ent.get("component")):
+        return f"{label}: {words(rules, 'effect_unknown')}"
     name = f"{ent.get('component')}.{field}"
     composition = rules.composition
     if name in composition.procs:
