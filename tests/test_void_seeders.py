@@ -224,6 +224,12 @@ def _refuse():
     raise AssertionError("refused")
 
 
+def test_a_pod_attempt_that_leaves_no_pod_to_board_fails(rules):
+    # found by the slow run (4 players, seed 5): after the noise roll no pod could be boarded, and
+    # `enter_escape_pod` asked to choose among none (base endgame.nem now fails the attempt)
+    play_checked(rules, 4, 5, reload_strict=False, each_step=module_checks(4))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_many_random_games(rules, players):
