@@ -235,17 +235,6 @@ def _misshapen(name: str, value: Any, expected: type | None, span: Span) -> Diag
     return Diagnostic("E202", f"{SECTION_SHAPE}{name}:` {what}", span, help=f"{how}, or delete the line")
 
 
-def _node_at(root: Any, path: tuple) -> Any:
-    """The YAML value at `path` (keys and indexes) under `root`, or None."""
-    node = root
-    for step in path:
-        try:
-            node = node[step]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return node
-
-
 @functools.cache
 def _section_kinds(cls: type) -> dict[str, type]:
     """The fields of the record `cls` that hold a mapping (dict) or a list (tuple), by name."""
@@ -290,7 +279,7 @@ def _field_diagnostic(path: tuple, exc: BaseException, cls: type, file: str, roo
 def _nested_section(where: str, exc: BaseException, file: str, root: Any, full: tuple) -> Diagnostic:
     """A section inside a record (`dice.d6:`, a kind's `props:`) empty or of another shape."""
     expected = dict if "items" in str(exc) else tuple if "iterable" in str(exc) else None
-    return _misshapen(where, _node_at(root, full), expected, yaml_span(root, full, file, key=True))
+    return _misshapen(where, yaml_node(root, full), expected, yaml_span(root, full, file, key=True))
 
 
 # ---- YAML with positions ----
@@ -580,6 +569,7 @@ def _field_spans(root: Any, where: tuple, file: str) -> dict[str, Span]:
 
 
 def yaml_node(root: Any, path: tuple) -> Any:
+    """The YAML value at `path` (keys and indexes) under `root`, or None."""
     node = root
     for step in path:
         try:
