@@ -616,14 +616,7 @@ def lays_links(comp) -> bool:
 
 
 def _calls(e: Any, names: tuple[str, ...]) -> bool:
-    if type(e) is ast.Call and type(e.func) is ast.Name and e.func.id in names:
-        return True
-    for name in _child_fields(type(e)) or ():
-        v = getattr(e, name)
-        for x in v if type(v) is tuple else (v,):
-            if _child_fields(type(x)) is not None and _calls(x, names):
-                return True
-    return False
+    return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in names for n in ast.walk(e))
 
 
 def _static_fns(names: Names, fns: dict[str, tuple[ast.FnDef, list[ast.ModifierDef]]]) -> set[str]:
