@@ -336,6 +336,12 @@ def check_view(rules, game, seat: int | None, before_seen: set[str], after_seen:
     decision = view["decision"]
     if decision is not None and decision.get("player") != seat and "options" in decision:
         raise PropertyFailure(f"seat {seat} sees the options of seat {decision['player']}")
+    # its own decision: an option names only what the seat may identify (issue #39: a face-down
+    # contamination card was named by its id among the options)
+    if decision is not None and "options" in decision:
+        named = entity_ids_in(decision["options"], set(st.entities)) - after_seen
+        if named:
+            raise PropertyFailure(f"seat {seat}: its decision's options name hidden {sorted(named)[:5]}")
     # the log: no line addressed to other seats only; no new public line naming a hidden card
     # that the seat could see neither before nor after the step (a line addressed to the seat
     # itself is the rules showing it something, e.g. the coordinates card)

@@ -40,7 +40,7 @@ def _reference_view(program, st, seat, log_from=0):
     entities = {eid: entity_view(program, ent) for eid, ent in dict.items(st.entities)
                 if eid in shown or (ent[E_FACE] and ent[E_ZONE] is None)}
     return {"seat": seat, "players": st.players, "options": dict(st.options), "counters": dict(st.counters),
-            "zones": zones, "entities": entities, "decision": _decision_view(st, seat),
+            "zones": zones, "entities": entities, "decision": _decision_view(st, seat, program, entities),
             "log": [e for e in st.log[log_from:] if e["to"] is None or (seat is not None and seat in e["to"])],
             "result": st.result}
 

@@ -222,9 +222,30 @@ TEXT_WIDTH = 160  # a card's text on the screen (cut at a word beyond it)
 
 
 def option_label(rules: Ruleset, view: dict[str, Any], option: Option) -> str:
-    """An option as the deciding seat reads it: an entity it sees with what its face reads."""
+    """An option as the deciding seat reads it: an entity it sees with what its face reads, one it
+    does not see as the view's placeholder (a face-down card reads as its kind and back, never
+    its name)."""
+    seen = _seen_option(view, option)
+    if seen is not option.value:
+        return _placeholder_label(rules, view, seen)
     ent = view["entities"].get(option.value) if isinstance(option.value, str) else None
     return with_text(rules, ent, option.label) if ent is not None else option.label
+
+
+def _seen_option(view: dict[str, Any], option: Option) -> Any:
+    """The option's value as the seat's view gives it (redacted where it names a hidden entity)."""
+    options = (view.get("decision") or {}).get("options")
+    if options is None or option.index >= len(options) or options[option.index] == option.value:
+        return option.value
+    return options[option.index]
+
+
+def _placeholder_label(rules: Ruleset, view: dict[str, Any], value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_placeholder_label(rules, view, v) for v in value)
+    if isinstance(value, dict):
+        return entity_label(rules, view, value, detail=False)
+    return value_label(rules, value)
 
 
 def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any]) -> None:

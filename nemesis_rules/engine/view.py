@@ -123,7 +123,7 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
         "counters": dict(st.counters),
         "zones": zones,
         "entities": entities,
-        "decision": _decision_view(st, seat),
+        "decision": _decision_view(st, seat, program, entities),
         "log": [entry for entry in st.log[log_from:] if entry["to"] is None or (seat is not None and seat in entry["to"])]
         if with_log else [],
         "result": st.result,
@@ -176,7 +176,12 @@ def seen_links(st: GameState, sees: Callable[[str], bool]) -> list[list]:
     return [list(row) for row in st.links if sees(row[0]) and sees(row[1]) and sees(row[2])]
 
 
-def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
+def _decision_view(st: GameState, seat: int | None, program: Program,
+                   shown: dict[str, Any]) -> dict[str, Any] | None:
+    """The pending decision as `seat` sees it: its options only if it decides, and each option
+    naming an entity the seat does not see (a card face down in its own hand) as that entity's
+    placeholder in a zone (`{"face_down": kind}`, with its back), so that an option tells no more
+    than the zones do (the option's index stays what a move names)."""
     d = st.pending
     if d is None:
         return None
@@ -184,8 +189,22 @@ def _decision_view(st: GameState, seat: int | None) -> dict[str, Any] | None:
         return {"player": -1, "prompt": d["prompt"], "chance": True}
     if d["player"] != seat:
         return {"player": d["player"], "prompt": d["prompt"]}
-    return {"player": d["player"], "prompt": d["prompt"], "options": list(d["options"]),
+    return {"player": d["player"], "prompt": d["prompt"],
+            "options": [_seen_option(program, st.entities, shown, o) for o in d["options"]],
             "optional": d["optional"]}
+
+
+def _seen_option(program: Program, table: Entities, shown: dict[str, Any], value: Any) -> Any:
+    if type(value) is str:
+        if value in shown or value not in table:  # seen, or no entity (a symbol, a player)
+            return value
+        ent = read_record(table, value)
+        placeholder = {"face_down": ent[E_KIND]}
+        _show_back(program, ent, placeholder)
+        return placeholder
+    if type(value) in (tuple, list):
+        return type(value)(_seen_option(program, table, shown, v) for v in value)
+    return value
 
 
 HIDDEN_KIND = "?"  # the kind of a placeholder whose kind the seat does not see (no script names it)
