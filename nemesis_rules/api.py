@@ -696,8 +696,9 @@ def _check_replay(rules: Ruleset, state: GameState) -> None:
                 game.apply(next(moves))
     except (RulesError, StopIteration, IndexError) as err:
         raise RulesError(f"refused: the save's moves do not replay from its seed ({err or 'too few moves'})") from None
-    if game._state != state:
-        mine, theirs = game._state.to_dict(), state.to_dict()
-        fields = [k for k in mine if mine[k] != theirs.get(k)]
+    # compared as canonical JSON, not with `==`, for which True == 1 and a forged flag would pass
+    mine, theirs = game._state.to_dict(), state.to_dict()
+    if canonical_json(mine) != canonical_json(theirs):
+        fields = [k for k in {**mine, **theirs} if canonical_json(mine.get(k)) != canonical_json(theirs.get(k))]
         raise RulesError("refused: the save is not the game its moves make from its seed "
                          f"(it differs in {', '.join(fields)})")

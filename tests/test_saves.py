@@ -368,3 +368,26 @@ def test_a_base_game_round_trips_at_every_decision() -> None:
             assert json.loads(text)["format"] == 3 and len(text) < len(game.state.to_json()) / 3
         game.apply(rnd.randrange(len(game.decision.options)))
     assert Game.from_json(rules, game.to_json()).state == game.state
+
+
+def _int_to_bool(value) -> bool:
+    """Turn the first 0 or 1 found (not already a bool) into False or True, in place."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, v in items:
+        if type(v) is int and v in (0, 1):
+            value[key] = bool(v)
+            return True
+        if isinstance(v, (dict, list)) and _int_to_bool(v):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("part", ["entities", "log", "counters", "stack"])
+def test_replay_compares_exactly_so_a_number_turned_boolean_is_refused(part: str) -> None:
+    """issue #39 point 3: `True == 1` in Python, and a forged 0/1 turned into a boolean passed the
+    replay check though its save text is not the real game's."""
+    rules = load_ruleset("base")
+    data = json.loads(_midgame(rules, players=2, moves=30).state.to_json())
+    assert _int_to_bool(data[part])
+    with pytest.raises(RulesError):  # the field checks catch a counter's or a frame's; the replay the rest
+        Game.from_json(rules, _reseal(data), verify="replay")
