@@ -658,3 +658,28 @@ def test_choose_anywhere_in_an_expression_waits_and_resumes(tmp_path: Path, scri
         game = Game.from_json(rules, game.to_json())  # the place inside the expression is data
         game.apply(answer)
     assert game.over and game.log[-1]["args"] == {"v": value}
+
+
+def test_a_made_entity_never_takes_a_starting_copys_id(tmp_path: Path) -> None:
+    """issue #39 point 5: `create` named its entity `gem#1`, the starting copy's id, and replaced it."""
+    folder = _module(tmp_path, """
+        proc main():
+            let made = create(gem, pile)
+            log("made", what=made)
+            let p = player_at(0)
+            let x = choose(p, [1, 2])
+        """, name="maker")
+    (folder / "parts.yaml").write_text(
+        "kinds:\n  card: {}\nzones:\n  pile: {visibility: public}\n"
+        "components:\n  - {id: gem, kind: card, zone: pile, count: 2}\n")
+    game = Game.new(load_ruleset(folder), players=1)
+    pile = game.state.zones["pile"]
+    assert len(pile) == 3 and len(set(pile)) == 3 and {"gem#1", "gem#2"} <= set(pile)
+    assert Game.from_json(game.rules, game.to_json()).state == game.state  # the game's own save loads
+
+
+def test_a_component_with_a_players_id_is_refused(tmp_path: Path) -> None:
+    folder = _module(tmp_path, "proc main():\n    let n = 1\n", name="squatter")
+    (folder / "parts.yaml").write_text("kinds:\n  card: {}\ncomponents:\n  - {id: player1, kind: card}\n")
+    with pytest.raises(RulesError, match="player's id"):
+        load_ruleset(folder)

@@ -180,11 +180,13 @@ class Runtime:
     def create(self, component: str, to: str | None) -> str:
         template = self.program_template(component)
         st = self.state
-        if st.next_id >= MAX_MADE:
-            raise LimitError(f"more than {MAX_MADE:,} entities made in one game")
-        st.next_id += 1
+        eid = None
+        while eid is None or eid in st.entities:  # never a starting copy's id (`card#1`) or any other
+            if st.next_id >= MAX_MADE:
+                raise LimitError(f"more than {MAX_MADE:,} entities made in one game")
+            st.next_id += 1
+            eid = f"{component}#{st.next_id}"
         self.changed(MADE_KEY)
-        eid = f"{component}#{st.next_id}"
         kind, props, face = template
         st.entities[eid] = [kind, None, dict(props), face, component]
         for z in self.program.kind_zones.get(kind, ()):

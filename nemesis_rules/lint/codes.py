@@ -572,7 +572,8 @@ CODES: tuple[LintCode, ...] = (
         ## What it does
         Reports an id declared twice: two components, kinds, zones, procedures or translation
         keys with the same name in the loaded modules (without `replace`); also a procedure, a
-        function and a phase that share a name (reported at the second declaration).
+        function and a phase that share a name (reported at the second declaration), and a
+        component whose id is a player's own (`player1`, `player2`, …).
 
         ## Why it matters
         One of the two would silently win, depending on the load order; a call `name(...)` must

@@ -323,6 +323,11 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 _extend_kind(comp, name, spec, yaml_span(raw, ("kinds", name), file, key=True))
     for c in src.components:
         cid = c.spec.id
+        if RESERVED_ID.fullmatch(cid):
+            comp.diagnostics.append(Diagnostic(
+                "E500", f"component id `{cid}` is a player's id (player1, player2, …): it would replace "
+                "that player's record", c.span, help="give the component another id"))
+            continue
         if c.spec.replace:
             if cid not in comp.components:
                 comp.diagnostics.append(Diagnostic("E303", f"`replace: true` but no earlier component `{cid}`",
@@ -336,6 +341,9 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
                 c.span, help="give it another id, or `replace: true` in a later module"))
         else:
             comp.components[cid] = c
+
+
+RESERVED_ID = re.compile(r"player[0-9]+")  # the players' own entities (compile.py names them so)
 
 
 def _record_spans(comp: Composition, raw: Any, file: str) -> None:
