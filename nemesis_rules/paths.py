@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -29,3 +31,53 @@ def rulesets_dir() -> Path:
 
 def phrases_dir() -> Path:
     return _PACKAGE / "phrases"
+
+
+class UnreadableFile(OSError):
+    """A file the project refuses to read (not a regular file, a link out of its folder, too
+    large), or cannot read; `code` is the diagnostic code its callers report (E104, E105, E801)."""
+
+    def __init__(self, message: str, code: str = "E104") -> None:
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+def read_user_file(path: Path, limit: int, root: Path | None = None) -> bytes:
+    """The bytes of a file a user gave us (a module file, a save, a scenario): only a regular file
+    (inside `root` when given) of at most `limit` bytes. It is opened without blocking (a FIFO
+    never hangs the reader) and checked on the open descriptor before a byte is read, and never
+    more than `limit` + 1 bytes are read (a device or a growing file cannot fill the memory).
+
+    Raises:
+        UnreadableFile: it is not such a file, or the system cannot read it.
+    """
+    try:
+        real = path.resolve()
+        if root is not None and not real.is_relative_to(root.resolve()):
+            raise UnreadableFile("a link to a file outside the module folder: not read", "E105")
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except UnreadableFile:
+        raise
+    except OSError as err:
+        if path.is_dir():
+            raise UnreadableFile("a folder where a file was expected") from None
+        raise UnreadableFile(f"cannot read: {err.strerror or err}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableFile("a folder where a file was expected")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile("not a regular file (a device, a FIFO or a socket): not read", "E105")
+        if info.st_size > limit:
+            raise UnreadableFile(f"file too large ({info.st_size:,} bytes; limit {limit:,})", "E801")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        if isinstance(err, UnreadableFile):
+            raise
+        raise UnreadableFile(f"cannot read: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise UnreadableFile(f"file too large (more than {limit:,} bytes)", "E801")
+    return data

@@ -26,8 +26,10 @@ from ruamel.yaml.error import YAMLError
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
 from nemesis_rules.engine import vm
+from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_SAVE_BYTES
 from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
+from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset.yaml_reader import load_positioned
 
 RUN_UNTIL = ("first_decision", "start")
@@ -232,9 +234,11 @@ def load(path: str | Path) -> Scenario:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"cannot read the file: {err}", Loc(str(path), 0)) from None
+        text = read_user_file(path, MAX_FILE_BYTES).decode("utf-8")
+    except UnreadableFile as err:
+        raise ScenarioError(f"cannot read the file: {err.message}", Loc(str(path), 0)) from None
+    except UnicodeDecodeError:
+        raise ScenarioError("cannot read the file: not UTF-8 text", Loc(str(path), 0)) from None
     try:
         data = load_positioned(text)
     except YAMLError as err:
@@ -604,9 +608,11 @@ def finished_game(sc: Scenario) -> Game:
 
 def _saved_game(rules: Ruleset, af: After) -> Game:
     try:
-        text = af.save.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"`after`: cannot read the save {af.save}: {err}", af.loc) from None
+        text = read_user_file(af.save, MAX_SAVE_BYTES).decode("utf-8")
+    except UnreadableFile as err:
+        raise ScenarioError(f"`after`: cannot read the save {af.save}: {err.message}", af.loc) from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"`after`: cannot read the save {af.save}: not UTF-8 text", af.loc) from None
     game = Game.from_json(rules, text)
     if not game.over:
         raise ScenarioError(f"`after`: the save {af.save} is a game still going on; it must be finished", af.loc)

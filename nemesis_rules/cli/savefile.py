@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,9 @@ from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli.common import CliError
 from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine import savefmt
+from nemesis_rules.engine.limits import MAX_SAVE_BYTES
 from nemesis_rules.engine.state import FULL_FORMAT, canonical_json
+from nemesis_rules.paths import UnreadableFile, read_user_file
 
 SAVE_FORMAT = "nemesis-save/1"
 
@@ -105,7 +106,6 @@ def step_hashes(rules: Ruleset, players: int, seed: int, options: dict[str, Any]
 
 
 # ---- reading ----
-MAX_SAVE_BYTES = 64_000_000  # far above a finished game's save
 
 
 def read_save(path: str | Path) -> Saved:
@@ -133,15 +133,11 @@ def read_save(path: str | Path) -> Saved:
 def _read_json(path: Path) -> Any:
     """The file's JSON: only a regular file of sane size, whatever the text holds."""
     try:
-        info = path.stat()
-    except OSError as error:
-        raise CliError(f"{path}: {error.strerror or error}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise CliError(f"{path}: not a save file (not a regular file)")
-    if info.st_size > MAX_SAVE_BYTES:
-        raise CliError(f"{path}: not a save file (larger than {MAX_SAVE_BYTES:,} bytes)")
+        data = read_user_file(path, MAX_SAVE_BYTES)
+    except UnreadableFile as error:
+        raise CliError(f"{path}: not a save file ({error.message})") from None
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise CliError(f"{path}: not a save file (not text)") from None
     except json.JSONDecodeError as error:

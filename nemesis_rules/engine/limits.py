@@ -17,6 +17,7 @@ MAX_COMPONENT_COUNT = 10_000  # copies of one component
 MAX_COMPONENTS = 100_000  # entities a game starts with
 MAX_PLAYERS = 64  # players.max
 MAX_FILE_BYTES = 4_000_000  # one module file
+MAX_SAVE_BYTES = 64_000_000  # one save file (far above a finished game's save)
 MAX_YAML_NODES = 1_000_000  # nodes of one YAML file with its aliases expanded
 MAX_NESTING = 64  # expressions and statements nested in a script (brackets, signs, blocks)
 

@@ -30,8 +30,9 @@ from typing import Any
 import attrs
 
 from nemesis_rules.engine import programfile
+from nemesis_rules.engine.limits import MAX_FILE_BYTES
 from nemesis_rules.engine.program import Program
-from nemesis_rules.paths import grammar_file
+from nemesis_rules.paths import UnreadableFile, grammar_file, read_user_file
 from nemesis_rules.ruleset.compose import _required_folder, resolve_folder
 from nemesis_rules.ruleset.load import _module_files
 from nemesis_rules.version import __version__
@@ -82,8 +83,11 @@ def _folder_digest(folder: Path) -> tuple[str, int]:
     h, newest = hashlib.sha256(), 0
     for path in _module_files(folder):
         h.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
-        newest = max(newest, path.stat().st_mtime_ns)
+        try:  # read as loading reads it: a FIFO, a device or a link out of the folder is not read
+            h.update(read_user_file(path, MAX_FILE_BYTES, folder) + b"\0")
+            newest = max(newest, path.stat().st_mtime_ns)
+        except UnreadableFile as err:  # loading reports it; the digest only notes it
+            h.update(f"<{err.code}>".encode() + b"\0")
     return h.hexdigest(), newest
 
 

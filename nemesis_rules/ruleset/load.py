@@ -10,7 +10,6 @@ import contextvars
 import functools
 import os
 import re
-import stat
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -27,6 +26,7 @@ from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
 from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_YAML_NODES
+from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.records import (
     Catalog,
@@ -340,22 +340,11 @@ def read_text(path: Path, file: str, root: Path | None = None) -> tuple[str | No
     if session is not None and path.resolve() in session.buffers:
         return session.buffers[path.resolve()], []
     try:
-        if path.is_dir():
-            return None, [Diagnostic("E104", "a folder where a file was expected", span)]
-        if root is not None and not path.resolve().is_relative_to(root.resolve()):
-            return None, [Diagnostic("E105", "a link to a file outside the module folder: not read", span,
-                                     help="copy the file into the module, or require the other module")]
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return None, [Diagnostic("E105", "not a regular file (a device, a FIFO or a socket): not read", span)]
-        if info.st_size > MAX_FILE_BYTES:
-            return None, [_too_large(info.st_size, span)]
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as err:
-        return None, [Diagnostic("E104", f"cannot read: {err.strerror or err}", span)]
-    if len(data) > MAX_FILE_BYTES:
-        return None, [_too_large(len(data), span)]
+        data = read_user_file(path, MAX_FILE_BYTES, root)
+    except UnreadableFile as err:
+        hint = {"E105": "copy the file into the module, or require the other module" if "link" in err.message else None,
+                "E801": "split it into several files"}.get(err.code)
+        return None, [Diagnostic(err.code, err.message, span, help=hint)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -365,11 +354,6 @@ def read_text(path: Path, file: str, root: Path | None = None) -> tuple[str | No
     if "\x00" in text:
         return None, [Diagnostic("E104", "binary data (a NUL byte) in a text file", span)]
     return text, []
-
-
-def _too_large(size: int, span: Span) -> Diagnostic:
-    return Diagnostic("E801", f"file too large ({size:,} bytes; limit {MAX_FILE_BYTES:,})", span,
-                      help="split it into several files")
 
 
 def _expanded_size(root: Any) -> int:
