@@ -99,6 +99,8 @@ class Ruleset:
     def message(self, key: str, args: dict[str, Any] | None = None) -> str:
         """The text of a message (`messages`), its `{name}` fields filled with the arguments'
         labels; a key with no text reads as its label and arguments."""
+        if not isinstance(key, str) or not (args is None or isinstance(args, dict)):
+            raise RulesError(f"message takes a key (text) and its arguments (a dict or None), got {brief(key)}, {brief(args)}")
         known = (key, repr(args))
         text = self._texts.get(known)
         if text is None:
@@ -324,7 +326,13 @@ class Decision(_Frozen):
         return True
 
     def value_of(self, index: int) -> Any:
-        """The value of option `index` (a valid index: None for the pass)."""
+        """The value of option `index` (a valid index: None for the pass).
+
+        Raises:
+            RulesError: `index` is not the index of an option.
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self):
+            raise RulesError(f"no option {brief(index)}: the decision has options 0 to {len(self) - 1}")
         return self._values[index] if index < len(self._values) else None
 
 
@@ -381,6 +389,8 @@ class Game:
             RulesError: bad player count, seed or option; `after` not a finished game; or a rules
                 error during setup.
         """
+        if not isinstance(rules, Ruleset):
+            raise RulesError(f"Game.new takes the rules from load_ruleset(...), got {brief(rules)}")
         _check_players(rules, players)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= savecheck.MAX_SEED:
             raise RulesError(f"seed must be an integer from 0 to 2**64 - 1, got {brief(seed)}")
@@ -424,6 +434,8 @@ class Game:
         Raises:
             RulesError: the text is not a saved game of these rules, or not a genuine one.
         """
+        if not isinstance(rules, Ruleset):
+            raise RulesError(f"Game.from_json takes the rules from load_ruleset(...), got {brief(rules)}")
         if verify not in VERIFY_MODES:
             raise RulesError(f"verify must be one of {', '.join(VERIFY_MODES)}, got {verify!r}")
         state = _load_checked(rules, text, verify == "digest")

@@ -136,6 +136,18 @@ def test_resealed_tampered_save_differs_at_its_step(capsys, tmp_path):
     assert out.startswith("replay differs: step 6:")
 
 
+@pytest.mark.parametrize("command", [("replay",), ("play", "--load"), ("simulate", "--games", "1", "--after")])
+def test_a_save_naming_a_game_parameter_as_an_option_is_bad_input(capsys, tmp_path, command):
+    """issue #39 point 7: options {"seed": 5} reached Game.new twice and gave an internal TypeError."""
+    path = saved_game(tmp_path)
+    doc = json.loads(path.read_text())
+    doc["options"] = {"seed": 5}
+    doc["checksum"] = savefile.checksum(doc)
+    path.write_text(json.dumps(doc))
+    code, _, err = run(capsys, *command, str(path))
+    assert code == 2 and "internal error" not in err and "not a game option" in err, err
+
+
 def test_replay_of_a_bare_state(capsys, tmp_path):
     rules = load_ruleset(TOY)
     game = Game.new(rules, 2, 9)

@@ -18,6 +18,7 @@ ruleset fingerprint's module ids.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,13 @@ def _optional(value: Any, item) -> Any:
 def _options(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict) or not all(v is None or isinstance(v, str | int) for v in value.values()):
         raise ValueError(f"options, got {brief(value)}")
+    taken = sorted(set(value) & NOT_OPTIONS)  # Game.new's own parameters (`seed` is no game option)
+    if taken:
+        raise ValueError(f"options: {', '.join(taken)} is not a game option")
     return value
+
+
+NOT_OPTIONS = set(inspect.signature(Game.new).parameters) - {"options"}
 
 
 def fingerprint_modules(ruleset: str) -> list[str]:
