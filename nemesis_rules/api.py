@@ -26,6 +26,7 @@ from nemesis_rules.dsl.diagnostics import (
 )
 from nemesis_rules.engine import rng, savecheck, savefmt, vm
 from nemesis_rules.engine.compile import build_program
+from nemesis_rules.engine.limits import MAX_FIELD_TEXT
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import (
     DIGEST_KEY,
@@ -122,7 +123,8 @@ class Ruleset:
                 return m.group()[0]  # `{{` and `}}` stand for one brace
             if name not in args:
                 return m.group()
-            return template_text.choose_text(args[name], choices) if choices else self.label(args[name])
+            text = template_text.choose_text(args[name], choices) if choices else self.label(args[name])
+            return text if len(text) <= MAX_FIELD_TEXT else text[:MAX_FIELD_TEXT] + "…"
 
         # only `{name}` and `{name|key=text|text}`: no attribute, index or format spec can reach
         # Python (lint E603 says so)

@@ -152,3 +152,16 @@ def test_a_hint_comparing_an_entity_with_a_string_is_a_rules_error(tmp_path, cap
     main(["simulate", "--modules", str(TOY), str(folder), "--games", "1", "--jobs", "1", "--bots", "heuristic"])
     out, err = capsys.readouterr()
     assert "internal error" not in out + err and "bot_hint(player" in out and "not supported" in out
+
+
+def test_a_message_with_too_many_fields_is_refused_at_load(tmp_path: Path) -> None:
+    """issue #39 point 4: a template of 300,000 fields made every view build a 15 GB string."""
+    folder = _module(tmp_path, files={"i18n/en.yaml": "messages:\n  wide: \"" + "{a}" * 101 + "\"\n"})
+    with pytest.raises(RulesError) as err:
+        load_ruleset(folder)
+    assert any(d.code == "E804" and "fields" in d.message for d in err.value.diagnostics)
+
+
+def test_a_filled_field_is_cut_at_its_limit(tmp_path: Path) -> None:
+    rules = load_ruleset(_module(tmp_path, files={"i18n/en.yaml": "messages:\n  long: \"{a}{a}\"\n"}))
+    assert len(rules.message("long", {"a": "x" * 10_000})) <= 2 * 2_001

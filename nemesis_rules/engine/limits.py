@@ -18,6 +18,8 @@ MAX_COMPONENTS = 100_000  # entities a game starts with
 MAX_PLAYERS = 64  # players.max
 MAX_FILE_BYTES = 4_000_000  # one module file
 MAX_SAVE_BYTES = 64_000_000  # one save file (far above a finished game's save)
+MAX_TEMPLATE_FIELDS = 100  # `{name}` fields of one message template
+MAX_FIELD_TEXT = 2_000  # characters one filled field adds to a message text
 MAX_YAML_NODES = 1_000_000  # nodes of one YAML file with its aliases expanded
 MAX_NESTING = 64  # expressions and statements nested in a script (brackets, signs, blocks)
 

@@ -968,7 +968,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E804", "value-too-large", """
         ## What it does
         Reports a literal beyond the limits a script's values live in: an integer beyond
-        ±(2**63 - 1), a string longer than 100,000 characters.
+        ±(2**63 - 1), a string longer than 100,000 characters; also a message template with more
+        than 100 fields.
 
         ## Why it matters
         Values are copied into every save and view; at run time the same limits stop a script that

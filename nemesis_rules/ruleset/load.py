@@ -25,7 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
-from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_YAML_NODES
+from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_TEMPLATE_FIELDS, MAX_YAML_NODES
 from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.records import (
@@ -36,6 +36,7 @@ from nemesis_rules.ruleset.records import (
     Manifest,
     Script,
 )
+from nemesis_rules.ruleset.template import FIELD
 from nemesis_rules.ruleset.yaml_reader import load_positioned
 
 COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}
@@ -467,8 +468,16 @@ def _load_manifest(src: ModuleSource, path: Path, file: str) -> None:
 
 def _load_catalog(src: ModuleSource, path: Path, file: str) -> None:
     catalog, raw = _read_record(src, path, file, Catalog)
-    if catalog is not None:
-        src.catalogs.setdefault(path.stem, []).append((file, catalog, raw))
+    if catalog is None:
+        return
+    for key, text in catalog.messages.items():  # every view writes each log line's text again
+        fields = len(FIELD.findall(text))
+        if fields > MAX_TEMPLATE_FIELDS:
+            src.diagnostics.append(Diagnostic(
+                "E804", f"message `{key}` has {fields:,} fields (limit {MAX_TEMPLATE_FIELDS})",
+                yaml_span(raw, ("messages", key), file), help="split it into several messages"))
+            return
+    src.catalogs.setdefault(path.stem, []).append((file, catalog, raw))
 
 
 def _load_script(src: ModuleSource, path: Path, file: str) -> None:
