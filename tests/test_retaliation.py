@@ -37,11 +37,9 @@ def rules():
 
 @pytest.fixture(scope="module")
 def laid(rules):
-    """A game whose setup ran as far as it goes, and the error that stopped it."""
-    game = Game.new(rules, players=2, seed=3, autostart=False)
-    with pytest.raises(RulesError) as err:
-        game.start()
-    return game, str(err.value)
+    """A game whose setup ran to the first decision (the Character draft)."""
+    game = Game.new(rules, players=2, seed=3)
+    return game, game.decision.prompt
 
 
 def props_of(rules, kind):
@@ -178,9 +176,9 @@ def test_exploration_cards_edges_are_0_to_5(rules):
 
 # ---------------------------------------------------------------- setup
 
-def test_setup_lays_the_starting_map_then_refuses_to_go_on(laid):
-    game, message = laid
-    assert "not encoded yet" in message and "cannot be played" in message
+def test_setup_lays_the_starting_map(laid):
+    game, prompt = laid
+    assert prompt == "draft_character"
     st = game.state
     lz_corridors = [st.zones[f"laid_corridor@{c}"] for c in ("cpos_10_20", "cpos_20_21", "cpos_20_30")]
     assert [len(z) for z in lz_corridors] == [1, 1, 1]
@@ -196,17 +194,14 @@ def test_setup_lays_the_starting_map_then_refuses_to_go_on(laid):
     assert all(not st.zones[f"laid_room@hex_{r}{c}"] for r in range(5) for c in range(ROWS[r]) if (r, c) not in ((2, 0), (0, 2)))
 
 
-def test_a_new_game_is_never_presented_as_playable(rules):
-    with pytest.raises(RulesError, match="not encoded yet"):
-        Game.new(rules, players=3, seed=0)
+def test_a_new_game_starts_with_the_character_draft(rules):
+    assert Game.new(rules, players=3, seed=0).decision.prompt == "draft_character"
 
 
 def test_setup_draws_the_landing_zone_corridors_at_random(rules):
     drawn = set()
     for seed in range(6):
-        game = Game.new(rules, players=1, seed=seed, autostart=False)
-        with pytest.raises(RulesError):
-            game.start()
+        game = Game.new(rules, players=1, seed=seed)
         drawn.add(tuple(game.state.zones["laid_corridor@cpos_20_21"]))
     assert len(drawn) > 1
 
