@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from nemesis_rules import Game, RulesError, load_ruleset
+from nemesis_rules.engine import vm
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +102,26 @@ def test_the_setup_shuffles_the_token_piles(rules):
             game.start()
         drawn.add(tuple(sorted(game.state.zones["intruder_bag"])))
     assert len(drawn) > 1
+
+
+def test_corridors_by_orientation_in_reading_order(rules):
+    """The Event cards' movement icons (rt §7.4; RT50): after setup the Landing Zone's 3 Corridors
+    and the Hibernatorium's 4 printed ones are laid."""
+    rt = vm.Runtime(rules.program, set_up(rules, 1))
+    oriented = {o: list(vm.call_function(rt, "corridors_oriented", [o])) for o in ("east_west", "ne_sw", "nw_se")}
+    assert oriented == {"east_west": ["cpos_01_02", "cpos_02_03", "cpos_20_21"],
+                        "ne_sw": ["cpos_02_11", "cpos_10_20"],
+                        "nw_se": ["cpos_02_12", "cpos_20_30"]}
+
+
+def test_the_undiscovered_hibernatorium_has_no_way_in_and_no_noise(rules):
+    """Its printed Corridors are laid but lead nowhere yet (RB-p05, RB-p08; RT42)."""
+    rt = vm.Runtime(rules.program, set_up(rules, 1))
+    assert vm.call_function(rt, "discovered", ["hex_02"]) is False
+    assert vm.call_function(rt, "discovered", ["hex_20"]) is True
+    for cpos in ("cpos_01_02", "cpos_02_03", "cpos_02_11", "cpos_02_12"):
+        assert vm.call_function(rt, "is_laid", [cpos]) is True
+        assert vm.call_function(rt, "unexplored", [cpos]) is False
+        assert vm.call_function(rt, "noise_value", [cpos]) == 0
+        assert vm.call_function(rt, "hibernatorium_hidden", [cpos]) is True
+    assert list(vm.call_function(rt, "adjacent_rooms", ["hex_20"])) == []
