@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nemesis_rules import load_ruleset
+from nemesis_rules import Game, RulesError, load_ruleset
+from nemesis_rules.engine import vm
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "retaliation" / "rooms"
 
@@ -52,3 +53,21 @@ def test_every_card_is_named_by_a_scenario(rules, kind):
     text = "\n".join(p.read_text() for p in SCENARIOS.glob("*.yaml"))
     missing = [s.id for s in specs(rules, kind) if not re.search(rf"\b{s.id}\b", text)]
     assert missing == []
+
+
+def run_proc(rules, name, args):
+    """Run one procedure of the module on a fresh game (its setup not run)."""
+    game = Game.new(rules, players=1, autostart=False)
+    rt = vm.Runtime(rules.program, game.state)
+    vm.push(rt, name, list(args), 0)
+    vm.run(rt)
+    return game
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("toggle_life_support", ["sec_x"], "toggle_life_support needs sec_a, sec_b or sec_c"),
+    ("take_egg", ["player1"], "cannot take an Egg"),
+])
+def test_a_bad_call_is_refused_with_a_clear_message(rules, name, args, message):
+    with pytest.raises(RulesError, match=message):
+        run_proc(rules, name, args)
