@@ -144,7 +144,7 @@ def test_rooms_by_type_and_tiles_by_stack(rules):
     assert all(set(r["items"]) <= {"green", "red", "yellow"} for r in rooms.values())
     comps = rules.composition.components
     assert {comps[cid].spec.zone for cid in tiles} == {"room_stack_any", "room_stack_a", "room_stack_b", "room_stack_c"}
-    assert not any(comps[cid].scripts for cid in rooms)              # no Room effect is encoded yet
+    assert all("action" in comps[cid].scripts for cid in rooms)      # every Room is its own script (rooms.yaml)
 
 
 def test_corridor_tiles_40_in_the_insert_4_boxed_and_4_printed(rules):
