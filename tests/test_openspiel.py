@@ -70,7 +70,9 @@ SPIEL_GAMES = [(str(TOY), 3), (f"base+{BOARD}", 2)]
 
 
 # base with one player keeps the default suite short (a 2-player base game takes 3x as long)
-@pytest.mark.parametrize(("modules", "players", "seed"), [(str(TOY), 3, 0), (f"base+{BOARD}", 1, 3)])
+# Retaliation: a board laid tile by tile in play (links made during the game) through the adapter
+@pytest.mark.parametrize(("modules", "players", "seed"), [(str(TOY), 3, 0), (f"base+{BOARD}", 1, 3),
+                                                        ("retaliation", 2, 1)])
 def test_pyspiel_random_sim_test_with_serialization(modules, players, seed):
     pyspiel, game = _spiel_game(modules, players, seed)
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION

@@ -14,7 +14,7 @@ from nemesis_rules import IllegalMoveError  # noqa: E402
 from nemesis_rules import pettingzoo as nemesis_zoo  # noqa: E402
 
 BOARD = TOY.parent / "base_testboard"
-GAMES = [((TOY,), 3), (("base", BOARD), 2)]
+GAMES = [((TOY,), 3), (("base", BOARD), 2), (("retaliation",), 2)]  # Retaliation: a board laid in play
 
 
 # A dict observation with an action mask is PettingZoo's own way for masked games (its classic
