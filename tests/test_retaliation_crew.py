@@ -1,7 +1,7 @@
 """Nemesis: Retaliation, the crew slice (rules/crew.nem, round.nem, actions.nem, setup.nem): whole
-games played by random choices end by a rule of rt §12.2 (the end of Round 14, or nobody left in
-the Facility), never by an error, and every dead player's cause is recorded for `nemesis simulate`.
-With the other slices still stubbed (stub_crew.*) the games are short: nobody escapes yet."""
+games of the merged module played by random choices end by a rule of rt §12.2 (the end of Round 14,
+nobody left in the Facility, or the Facility destroyed), never by an error, and every dead player's
+cause is recorded for `nemesis simulate`."""
 
 import random
 
@@ -29,14 +29,14 @@ def play_out(rules, players: int, seed: int) -> Game:
 def test_random_games_end_by_a_rule(rules, players, seed):
     game = play_out(rules, players, seed)
     assert game.over
-    assert game.result["reason"] in ("round_limit", "everyone_gone")
+    assert game.result["reason"] in ("round_limit", "everyone_gone", "facility_destroyed")
     st = game.state
     for p in (f"player{i + 1}" for i in range(players)):
         props = st.entities[p][2]
         assert props.get("character") is not None
         if props.get("status") == "dead":
             assert props.get("death_cause") in ("killed_health", "killed_suffocation", "killed_eclosion",
-                                                "killed_round_limit")
+                                                "killed_round_limit", "killed_by_intruder", "facility_destroyed")
     assert 1 <= st.counters["round_track"] <= 14
 
 
