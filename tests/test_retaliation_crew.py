@@ -49,3 +49,17 @@ def test_the_starting_player_holds_help_card_1(rules):
         first = st.counters["first_player"]
         assert st.entities[f"player{first + 1}"][2]["help_number"] == 1
         assert game.decision.player == first
+
+
+def test_the_drafting_player_sees_the_two_offered_characters(rules):
+    """rt §4.4 step 3: the drafting player draws 2 Draft cards and keeps 1, so they see both; the
+    deck stays hidden to the others (on 8e4d96d nobody saw them: `nemesis play` offered "a
+    face-down character" twice)."""
+    game = Game.new(rules, players=3, seed=0)
+    decision = game.decision
+    offered = [o.value for o in decision.options]
+    assert decision.prompt == "draft_character" and len(offered) == 2
+    mine = game.view(decision.player)["zones"]["character_draft_deck"]
+    assert sorted(mine.get("known", {})) == sorted(offered)
+    other = game.view((decision.player + 1) % 3)["zones"]["character_draft_deck"]
+    assert "known" not in other
