@@ -1,7 +1,7 @@
 """Nemesis: Retaliation, the map and Intruders slice (rulesets/retaliation: tokens.yaml, rules/map.nem,
 movement.nem, explore.nem, intruders.nem): the component counts of pf4 §2.1 and rt §2, the Intruder
 Help Sheet's rows, the Exploration cards' Entrance scripts, the Intruder set-up for the player count
-(rt §4.2 step 3), and bad calls refused with a clear error. The rules in play are shown by the
+(rt §4.2 step 3) and the Corridors laid at the start. The rules in play are shown by the
 scenarios under tests/scenarios/retaliation/mapint/.
 """
 
@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from nemesis_rules import Game, RulesError, load_ruleset
+from nemesis_rules import Game, load_ruleset
 from nemesis_rules.engine import vm
 
 
@@ -33,9 +33,10 @@ def copies(rules, kind):
 
 
 def set_up(rules, players):
-    game = Game.new(rules, players=players, seed=1, autostart=False)
-    with pytest.raises(RulesError, match="not encoded yet"):
-        game.start()
+    """The state at the game's first decision, the Character draft: the map, the Intruders and
+    the decks are set up by then (rules/setup.nem)."""
+    game = Game.new(rules, players=players, seed=1)
+    assert game.decision.prompt == "draft_character"
     return game.state
 
 
@@ -97,9 +98,7 @@ def test_the_bag_holds_a_blank_two_larvae_and_three_adults_plus_one_per_characte
 def test_the_setup_shuffles_the_token_piles(rules):
     drawn = set()
     for seed in range(5):
-        game = Game.new(rules, players=2, seed=seed, autostart=False)
-        with pytest.raises(RulesError):
-            game.start()
+        game = Game.new(rules, players=2, seed=seed)
         drawn.add(tuple(sorted(game.state.zones["intruder_bag"])))
     assert len(drawn) > 1
 
