@@ -448,3 +448,13 @@ def test_english_names_follow_the_english_fan_source(capsys, monkeypatch, cid, n
     assert code == 0
     [row] = [line for line in out.splitlines() if line.startswith(f"{cid} ")]
     assert f"  {name}  " in row, row
+
+
+def test_simulate_reports_only_the_counters_a_module_names(capsys):
+    """issue #38 point 5: a mod's private counters (bookkeeping) appeared in every report."""
+    args = ("simulate", "--modules", "base", "--games", "4", "--jobs", "1", "-q")
+    code, out, _ = run(capsys, *args)
+    line = next(x for x in out.splitlines() if x.startswith("counters at the end"))
+    assert code == 0 and "self_destruct" in line and "intruder_candidate" not in line
+    _, everything, _ = run(capsys, *args, "--counters")
+    assert "intruder_candidate" in next(x for x in everything.splitlines() if x.startswith("counters at the end"))

@@ -305,7 +305,7 @@ CODES: tuple[LintCode, ...] = (
         ## What it does
         Reports a name in a script that is not a variable, parameter, symbol, component, kind,
         zone, counter, die, action, option or callable, with the nearest known name; also an
-        unknown counter named by the module's `report: rounds:`.
+        unknown counter named by the module's `report:` (`rounds:` or `counters:`).
 
         ## Why it matters
         The engine would stop the game with an error when the line runs.
