@@ -428,6 +428,17 @@ def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
     return src
 
 
+def load_manifest(folder: Path) -> Any:
+    """Only the folder's module.yaml, as a Manifest (None if it has none, or it does not read):
+    enough to know a module's id and what it requires without reading its other files."""
+    src = ModuleSource(folder)
+    path = folder / "module.yaml"
+    if not path.is_file():
+        return None
+    _load_manifest(src, path, path.as_posix())
+    return src.manifest
+
+
 def _module_files(folder: Path) -> list[Path]:
     """The folder's files, sorted; linked folders are not entered (a link can lead anywhere)."""
     found = []
