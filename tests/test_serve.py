@@ -196,7 +196,7 @@ def flood_while_another_plays(data: Path, frames: int) -> list[float]:
         player = connect(stack, port)
         ask(player, {"type": "join", "table": table, "token": token})
         update = receive(player)
-        abuser = connect(stack, port)
+        abuser = connect(stack, port, close_timeout=0.5)  # it reads nothing, so it never sees the server close it
         frame = json.dumps({"type": "watch", "table": table})
         for _ in range(frames):
             abuser.send(frame)
@@ -224,14 +224,15 @@ def test_ten_thousand_frames_from_one_client_do_not_stall_another_player(tmp_pat
 def test_a_client_over_the_rate_limit_is_refused_then_closed(tmp_path):
     with running_server(tmp_path) as port, ExitStack() as stack:
         ws = connect(stack, port)
-        for _ in range(BURST + STRIKES):
+        for _ in range(BURST + 2 * STRIKES):
             ws.send(json.dumps({"type": "watch", "table": "nope"}))
         codes = []
         with pytest.raises(ConnectionClosed):
             while True:
                 codes.append(receive(ws)["code"])
-        assert codes[:BURST] == ["unknown_table"] * BURST and set(codes[BURST:]) == {"rate_limited"}
-        assert ws.close_code == 1008
+        assert codes[:BURST] == ["unknown_table"] * BURST and ws.close_code == 1008
+        assert codes.count("rate_limited") == STRIKES - 1  # the last strike closes the connection
+        assert codes.count("unknown_table") < BURST + 10  # a few more only if the server was slow enough to refill
 
 
 def test_no_frame_breaks_the_connection(tmp_path):

@@ -5,7 +5,7 @@ choice is checked and applied atomically; then each client at the table gets its
 Plain HTTP requests to the same port get the web table's static files.
 
 No client can hold up the others: each connection may send RATE messages a second (BURST at
-once; more are answered `rate_limited`, and STRIKES of those in a row close it), yields to the
+once; more are answered `rate_limited`, and STRIKES of those without a pause close it), yields to the
 other connections after every message, and is sent its messages through its own bounded outbox
 (a client that lets OUTBOX messages pile up unread is closed instead of being waited for).
 """
@@ -39,19 +39,26 @@ BURST = 40  # ... and at once
 STRIKES = 100  # rate-limited messages in a row that close the connection
 OUTBOX = 128  # messages waiting for a client that does not read, before it is closed
 SWEEP = 60.0  # seconds between two looks for idle tables
+CLOSE_TIMEOUT = 2.0  # seconds a closing handshake may take (an abuser's reply waits behind its unread frames)
 
 
-class Bucket:
-    """A token bucket: `take()` is True while the connection keeps to RATE a second."""
+class RateLimit:
+    """A token bucket per connection: `take()` is True while it keeps to RATE messages a second
+    (BURST at once). `strikes` counts the messages refused since it last let its bucket fill up
+    (BURST / RATE seconds of quiet), so a client that keeps sending is closed however it paces."""
 
     def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
         self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
+        self.strikes = 0
 
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+        if self.tokens >= self.burst:
+            self.strikes = 0
         if self.tokens < 1:
+            self.strikes += 1
             return False
         self.tokens -= 1
         return True
@@ -67,17 +74,15 @@ class Server:
         self.outboxes[ws] = outbox = asyncio.Queue(OUTBOX)
         writer = asyncio.create_task(self.write(ws, outbox))
         self.send(ws, {"type": "welcome", "protocol": PROTOCOL, "server": f"nemesis-rules {__version__}"})
-        bucket, strikes = Bucket(), 0
+        limit = RateLimit()
         try:
             async for raw in ws:
-                if bucket.take():
-                    strikes = 0
+                if limit.take():
                     await self.on_message(ws, raw)
+                elif limit.strikes >= STRIKES:
+                    await ws.close(1008, "too many messages")
+                    break
                 else:
-                    strikes += 1
-                    if strikes >= STRIKES:
-                        await ws.close(1008, "too many messages")
-                        break
                     self.refuse(ws, ProtocolError("rate_limited", f"at most {RATE:g} messages a second"))
                 await asyncio.sleep(0)  # the other connections' messages go between this one's
         except ConnectionClosed:
@@ -197,7 +202,8 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
 async def run(tables: Tables, host: str, port: int, ready=print) -> None:
     """Serve until cancelled; `ready(text)` is told the address once it listens."""
     server = Server(tables)
-    async with serve(server.handle, host, port, process_request=server.http, max_size=MAX_MESSAGE) as ws_server:
+    async with serve(server.handle, host, port, process_request=server.http, max_size=MAX_MESSAGE,
+                     close_timeout=CLOSE_TIMEOUT) as ws_server:
         bound = ws_server.sockets[0].getsockname()
         ready(f"nemesis serve: http://{bound[0]}:{bound[1]}/ (WebSocket {WS_PATH}), "
               f"{len(tables.tables)} table(s) in {tables.data}")
