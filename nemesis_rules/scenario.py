@@ -15,6 +15,7 @@ run gives a report with `error` set (status ERROR), failed expectations give sta
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,7 @@ class Report:
     name: str = ""
     checks: list[CheckResult] = attrs.Factory(list)
     error: str | None = None  # the scenario could not run (bad input)
+    shown: list[str] = attrs.Factory(list)  # with `show`: the position after setup, each step's log
 
     @property
     def failures(self) -> list[CheckResult]:
@@ -422,20 +424,21 @@ def _check_shape(f: Entry) -> None:
 _RULES_CACHE: dict[tuple, Ruleset] = {}
 
 
-def run_file(path: str | Path) -> Report:
-    """Load and run one scenario file; never raises for a bad file (the report says ERROR)."""
+def run_file(path: str | Path, show: bool = False) -> Report:
+    """Load and run one scenario file; never raises for a bad file (the report says ERROR).
+    With `show`, the report also holds the position after setup and each step's log (`shown`)."""
     try:
         scenario = load(path)
     except ScenarioError as err:
         return Report(str(path), Path(path).stem, error=str(err))
-    return run(scenario)
+    return run(scenario, show)
 
 
-def run(scenario: Scenario) -> Report:
+def run(scenario: Scenario, show: bool = False) -> Report:
     """Run a loaded scenario and check its expectations."""
     report = Report(str(scenario.path), scenario.name)
     try:
-        _Run(scenario, report).go()
+        _Run(scenario, report, show).go()
     except ScenarioError as err:
         report.error = str(err)
     return report
@@ -462,14 +465,34 @@ def rules_message(err: RulesError) -> str:
     return "; ".join(parts) or str(err)
 
 
+def position_lines(rules: Ruleset, game: Game) -> list[str]:
+    """Every counter and every zone that holds something, with what lies there, face down or not
+    (what a scenario's author needs to know: where the seed dealt the rooms, who drafted what)."""
+    st = game.state
+    lines = ["  counters: " + ", ".join(f"{rules.label(k)} {v}" for k, v in sorted(st.counters.items()))]
+    for zone, members in st.zones.items():
+        if members:
+            names = [rules.label(st.entities[e][E_COMP] or e) + ("" if st.entities[e][E_FACE] else " (face down)")
+                     for e in members]
+            counted = Counter(names)  # in the zone's order, equal names once with their number
+            lines.append(f"  {zone}: " + ", ".join(n if counted[n] == 1 else f"{n} ×{counted[n]}" for n in counted))
+    return lines
+
+
+def log_lines(rules: Ruleset, game: Game, start: int) -> list[str]:
+    """The log from entry `start` on, as its texts read (every entry, whoever it is addressed to)."""
+    return [f"  · {rules.message(e['msg'], e['args'])}" for e in game.state.log[start:]] or ["  (nothing logged)"]
+
+
 class Stop(Exception):
     """A decision could not be taken: the scenario stops there (already reported)."""
 
 
 class _Run:
-    def __init__(self, scenario: Scenario, report: Report) -> None:
+    def __init__(self, scenario: Scenario, report: Report, show: bool = False) -> None:
         self.sc = scenario
         self.report = report
+        self.show = show
         self.rules = rules_for(scenario)
         self.game: Game | None = None
         self.error: RulesError | None = None  # the error that stopped this step's decisions
@@ -479,9 +502,14 @@ class _Run:
 
     def go(self) -> None:
         self.game = self._new_game()
+        if self.show:
+            self.report.shown += [f"position after setup (seed {self.sc.seed}):", *position_lines(self.rules, self.game)]
         try:
             for i, step in enumerate(self.sc.steps):
                 self._step(step, first=i == 0)
+                if self.show:
+                    self.report.shown += [f"log of step {i + 1} (line {step.loc.line}):",
+                                          *log_lines(self.rules, self.game, self.log_mark)]
         except Stop:
             return
         self._unused_chance()

@@ -35,10 +35,10 @@ def running_server(data: Path, *allowed: Path):
             proc.wait(timeout=20)
 
 
-def connect(stack: ExitStack, port: int):
+def connect(stack: ExitStack, port: int, close_timeout: float = 10):
     """A client connection, closed when `stack` closes; the server's welcome already read."""
     from websockets.sync.client import connect as ws_connect
-    ws = stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=20))
+    ws = stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=20, close_timeout=close_timeout))
     assert receive(ws)["type"] == "welcome"
     return ws
 

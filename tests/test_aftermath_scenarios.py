@@ -81,3 +81,12 @@ def test_bad_after_keys_are_refused_with_their_line(tmp_path, text, message):
 def test_a_bad_name_in_the_position_is_refused(tmp_path):
     report = run_file(write(tmp_path, "after:\n  position:\n    props: {no_such_thing: {a: 1}}\nexpect: {over: false}\n"))
     assert report.status == "ERROR" and ":6" in report.error and "no_such_thing" in report.error
+
+
+def test_a_save_of_other_rules_is_refused(tmp_path):
+    """A save is loaded only with the rules its fingerprint names (issue #39 point 2; held
+    already by Game.from_json, pinned here beside play --load, replay and --after in test_cli.py)."""
+    toy = load_ruleset(Path(__file__).parent / "fixtures" / "toy")
+    (tmp_path / "toy.json").write_text(Game.new(toy, 2, 1).to_json())
+    report = run_file(write(tmp_path, "after: {save: toy.json}\nexpect: {over: false}\n"))
+    assert report.status == "ERROR" and "the save is for rules 'toy@" in report.error and ":4" in report.error

@@ -148,6 +148,50 @@ def test_a_save_naming_a_game_parameter_as_an_option_is_bad_input(capsys, tmp_pa
     assert code == 2 and "internal error" not in err and "not a game option" in err, err
 
 
+def resealed(path: Path, **fields) -> Path:
+    doc = {**json.loads(path.read_text()), **fields}
+    doc["checksum"] = savefile.checksum(doc)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def toy_copy(tmp_path: Path, name: str, module_id: str = "toy") -> Path:
+    """A copy of the toy module in `tmp_path / name` with id `module_id` and one line more in its
+    rules (so its fingerprint differs from the toy's)."""
+    import shutil
+    folder = Path(shutil.copytree(TOY, tmp_path / name))
+    manifest = folder / "module.yaml"
+    manifest.write_text(manifest.read_text().replace("id: toy", f"id: {module_id}"))
+    (folder / "rules.nem").write_text((folder / "rules.nem").read_text() + "\n# a changed copy\n")
+    return folder
+
+
+SAVE_LOADERS = [("replay",), ("play", "--load"), ("simulate", "--games", "1", "--after")]
+
+
+@pytest.mark.parametrize("command", SAVE_LOADERS)
+def test_a_save_naming_modules_its_fingerprint_does_not_is_refused_before_loading_them(capsys, tmp_path, command,
+                                                                                         monkeypatch):
+    """issue #39 point 2: a save's module list could name any folder, and it was loaded."""
+    other = toy_copy(tmp_path, "other", "other")
+    path = resealed(saved_game(tmp_path), modules=[str(other)])
+    opened, real_open = [], os.open
+    monkeypatch.setattr(os, "open", lambda p, *rest, **kw: opened.append(Path(p)) or real_open(p, *rest, **kw))
+    code, _, err = run(capsys, *command, str(path))
+    assert code == 2 and "not one of the rules it was played with (toy)" in err, (code, err)
+    assert not [p for p in opened if p.resolve().is_relative_to(other.resolve()) and p.name != "module.yaml"]
+
+
+@pytest.mark.parametrize("command", SAVE_LOADERS[1:])
+def test_a_save_is_resumed_only_with_the_rules_it_was_played_with(capsys, tmp_path, command):
+    """The save names a folder of the right id whose rules changed: play --load and --after
+    refuse it (replay reports that it differs, exit 1, as before)."""
+    path = resealed(saved_game(tmp_path), modules=[str(toy_copy(tmp_path, "changed"))])
+    code, _, err = run(capsys, *command, str(path))
+    assert code == 2 and "refused: the save was played with the rules toy@" in err, (code, err)
+    assert run(capsys, "replay", str(path))[0] == 1
+
+
 def test_replay_of_a_bare_state(capsys, tmp_path):
     rules = load_ruleset(TOY)
     game = Game.new(rules, 2, 9)
@@ -448,3 +492,13 @@ def test_english_names_follow_the_english_fan_source(capsys, monkeypatch, cid, n
     assert code == 0
     [row] = [line for line in out.splitlines() if line.startswith(f"{cid} ")]
     assert f"  {name}  " in row, row
+
+
+def test_simulate_reports_only_the_counters_a_module_names(capsys):
+    """issue #38 point 5: a mod's private counters (bookkeeping) appeared in every report."""
+    args = ("simulate", "--modules", "base", "--games", "4", "--jobs", "1", "-q")
+    code, out, _ = run(capsys, *args)
+    line = next(x for x in out.splitlines() if x.startswith("counters at the end"))
+    assert code == 0 and "self_destruct" in line and "intruder_candidate" not in line
+    _, everything, _ = run(capsys, *args, "--counters")
+    assert "intruder_candidate" in next(x for x in everything.splitlines() if x.startswith("counters at the end"))

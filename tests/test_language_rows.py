@@ -610,3 +610,12 @@ def game_text(rules) -> str:
     game = Game.new(rules, players=1)
     game.apply(1)  # sneak: asks where to
     return game.decision.text
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+def test_every_basic_action_of_base_has_a_name(lang: str) -> None:
+    """issue #38 point 6: the menus read `shoot`, `movement`, `melee` (the actions' ids)."""
+    rules = load_ruleset("base", lang=lang)
+    actions = rules.program.actions
+    names = list(actions.keys()) if isinstance(actions, dict) else [a.name for a in actions]
+    assert [n for n in names if n not in rules.names] == []

@@ -54,6 +54,7 @@ def _bomb(levels: int = 9) -> str:
     ("E803", {"files": {"c.yaml": "kinds:\n  card: {}\nzones:\n  deck: {}\ncomponents:\n"
                                   "  - {id: c, kind: card, count: 100000000, zone: deck}\n"}}),
     ("E802", {"files": {"bomb.yaml": _bomb()}}),
+    ("E802", {"files": {"bomb.yaml": 'text: &t "' + "x" * 10_000 + '"\nmore: [' + ", ".join(["*t"] * 2_100) + "]\n"}}),
     ("E802", {"files": {"i18n/en.yaml": "messages:\n" + "".join(f"  {line}\n" for line in _bomb().splitlines())}}),
     ("E603", {"script": "proc main():\n    log(\"hit\", who=player_at(0))\n",
               "files": {"i18n/en.yaml": "messages:\n  hit: \"{who.__class__.__mro__}\"\n"}}),
@@ -165,3 +166,22 @@ def test_a_message_with_too_many_fields_is_refused_at_load(tmp_path: Path) -> No
 def test_a_filled_field_is_cut_at_its_limit(tmp_path: Path) -> None:
     rules = load_ruleset(_module(tmp_path, files={"i18n/en.yaml": "messages:\n  long: \"{a}{a}\"\n"}))
     assert len(rules.message("long", {"a": "x" * 10_000})) <= 2 * 2_001
+
+
+def test_the_entity_limit_is_counted_while_component_files_are_read(tmp_path, monkeypatch) -> None:
+    """issue #39 point 4: 10**6 components over 25 files were all parsed before the limit was
+    checked; now no component file is read once the module's components pass it."""
+    from nemesis_rules.engine import limits
+
+    monkeypatch.setattr(limits, "MAX_COMPONENTS", 50)
+    files = {"a_kinds.yaml": "kinds:\n  card: {}\nzones:\n  deck: {}\n"}
+    files |= {f"c{n}.yaml": "components:\n" + "".join(f"  - {{id: c{n}_{i}, kind: card, zone: deck}}\n" for i in range(30))
+              for n in range(1, 6)}
+    folder = _module(tmp_path, files=files)
+    opened, real_open = [], os.open
+    monkeypatch.setattr(os, "open", lambda path, *rest, **kw: opened.append(Path(path).name) or real_open(path, *rest, **kw))
+    with pytest.raises(RulesError) as err:
+        load_ruleset(folder)
+    over = [d for d in err.value.diagnostics if d.code == "E803"]
+    assert over and over[0].span.file.endswith("c2.yaml") and over[0].span.line == 22  # the 21st of c2.yaml
+    assert {"c1.yaml", "c2.yaml"} <= set(opened) and not {"c3.yaml", "c4.yaml", "c5.yaml"} & set(opened)

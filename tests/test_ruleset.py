@@ -240,6 +240,24 @@ def test_a_kind_is_extended_from_another_module(tmp_path: Path) -> None:
         load_ruleset(tmp_path / "more")
 
 
+def test_linting_a_library_reads_no_folder_beside_it(tmp_path: Path, monkeypatch) -> None:
+    """Issue #39: the linter composed a library with every sibling folder to find a user; now only
+    the folders named (and, for a shipped module, the shipped ones) are looked at."""
+    import os
+
+    from nemesis_rules.ruleset.check_api import check_paths
+
+    lib = _write_module(tmp_path, "lib", [], "fn double(x) = x * 2\n")
+    _write_module(tmp_path, "game", ["lib"], "proc main():\n    let n = double(1)\n", "players: {min: 1, max: 2}\nentry: main\n")
+    _write_module(tmp_path, "other", [], "fn triple(x) = x * 3\n")
+    opened, real_open = [], os.open
+    monkeypatch.setattr(os, "open", lambda path, *rest, **kw: opened.append(Path(path)) or real_open(path, *rest, **kw))
+    monkeypatch.chdir(tmp_path)
+    check_paths([lib])
+    read = {p.resolve().relative_to(tmp_path.resolve()).parts[0] for p in opened if p.resolve().is_relative_to(tmp_path.resolve())}
+    assert read == {"lib"}
+
+
 def test_a_library_is_linted_for_its_own_findings_only(tmp_path: Path, monkeypatch) -> None:
     """A module with no entry is checked inside a sibling that requires it: its own catalog's
     missing translations are reported (W600), and none of the sibling's findings are."""
@@ -253,9 +271,10 @@ def test_a_library_is_linted_for_its_own_findings_only(tmp_path: Path, monkeypat
         (folder / "i18n" / "en.yaml").write_text(f"names:\n  {key}: A thing\n")
         (folder / "i18n" / "pl.yaml").write_text("names: {}\n")
     monkeypatch.chdir(tmp_path)
-    found = check_paths([lib])[0]
-    assert [(d.span.file, d.message) for d in found if d.code == "W600"] == [
+    found = check_paths([lib, game])[0]  # a library is checked inside a user named beside it
+    assert sorted((d.span.file, d.message) for d in found if d.code == "W600") == [
+        ("game/i18n/en.yaml", "`names.game_thing` has no pl translation (English is used)"),
         ("lib/i18n/en.yaml", "`names.lib_thing` has no pl translation (English is used)")]
-    assert {d.span.file.partition("/")[0] for d in found} == {"lib"}
+    assert not [d for d in found if d.is_error]
     assert ("game/i18n/en.yaml", "`names.game_thing` has no pl translation (English is used)") in [
         (d.span.file, d.message) for d in check_paths([game])[0] if d.code == "W600"]

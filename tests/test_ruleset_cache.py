@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from nemesis_rules import Game, api, load_ruleset
+from nemesis_rules import Game, api, cachefiles, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.ruleset import cache
 
@@ -20,7 +20,7 @@ LONG_AGO = 1_000_000_000  # 2001: files older than any load, so an entry is writ
 
 @pytest.fixture
 def toy_copy(tmp_path, monkeypatch):
-    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(cachefiles.CACHE_ENV, str(tmp_path / "cache"))
     folder = tmp_path / "toy"
     shutil.copytree(TOY, folder)
     _age(folder)
@@ -112,16 +112,16 @@ def test_an_unreadable_entry_is_a_miss(toy_copy) -> None:
 
 
 def test_the_cache_can_be_turned_off(toy_copy, monkeypatch) -> None:
-    monkeypatch.setenv(cache.CACHE_ENV, "off")
+    monkeypatch.setenv(cachefiles.CACHE_ENV, "off")
     load_ruleset(toy_copy)
-    assert cache.cache_dir() is None
+    assert cachefiles.cache_dir() is None
     assert not (toy_copy.parent / "cache").exists()
 
 
 def test_the_default_folder_is_the_user_cache(monkeypatch, tmp_path) -> None:
-    monkeypatch.delenv(cache.CACHE_ENV)
+    monkeypatch.delenv(cachefiles.CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache.cache_dir() == tmp_path / "nemesis-rules"
+    assert cachefiles.cache_dir() == tmp_path / "nemesis-rules"
 
 
 def test_old_entries_are_pruned(toy_copy, monkeypatch) -> None:

@@ -283,3 +283,13 @@ def test_docs_example_is_a_real_scenario() -> None:
     path = ROOT / first_line.removeprefix("# ").strip()
     assert path.read_text(encoding="utf-8") == block.group(1)
     assert run_file(path).passed
+
+
+def test_show_prints_the_position_after_setup_and_each_steps_log(capsys) -> None:
+    """issue #38 point 5: seeing where a seed dealt the rooms needed a check made to fail."""
+    from nemesis_rules.cli.scenario_cmd import main
+
+    path = next(p for p in sorted(Path("tests/scenarios/toy").glob("*.yaml")))
+    assert main(["--show", str(path)]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "position after setup (seed" in out and "counters:" in out and "log of step 1" in out

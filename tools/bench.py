@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a source checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from nemesis_rules.cli.bench import main  # noqa: E402
+from nemesis_rules.cli.main import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(["bench", *sys.argv[1:]]))

@@ -47,8 +47,12 @@ lints `rulesets/base` (a file or folder of that name in the working folder wins)
 module (a folder with `module.yaml`) is checked as part of its module, and only that file's
 findings are reported; modules are loaded with the modules they `require`. A library module (one
 with no `entry`, such as shared rules or an expansion for several games) is checked inside a
-module next to it that requires it, and only the findings in the library's own files are
-reported, its own catalog's missing translations among them.
+module that requires it, and only the findings in the library's own files are reported, its own
+catalog's missing translations among them. That module is looked for among the folders named on
+the command line (`nemesis-lint mylib mygame`) and, for a module shipped in `rulesets/`, the other
+shipped modules; only a candidate's `module.yaml` is read until it shows that it requires the
+library. Other folders beside a library are never read. A library with no user at hand is
+checked alone, so names its users define are reported as unknown.
 
 Only the findings in the modules named on the command line are shown. Those in the modules they
 require are counted in one line after the summary (`3 findings in dependencies not shown: base (3);

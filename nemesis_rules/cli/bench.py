@@ -15,7 +15,7 @@ import importlib.util
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
@@ -48,11 +48,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="time loading, full random games, clone and JSON round trips")
     add_arguments(p)
     p.set_defaults(run=run)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from nemesis_rules.cli.main import main as nemesis
-    return nemesis(["bench", *(sys.argv[1:] if argv is None else argv)])
 
 
 def run(args: argparse.Namespace) -> int:

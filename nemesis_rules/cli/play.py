@@ -17,7 +17,15 @@ from rich.markup import escape
 from nemesis_rules.api import Decision, Game
 from nemesis_rules.bots import BOT_KINDS, Bot, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import common, render
-from nemesis_rules.cli.savefile import Saved, finished_game, read_save, restore, write_save
+from nemesis_rules.cli.savefile import (
+    Saved,
+    check_fingerprint,
+    check_modules,
+    finished_game,
+    read_save,
+    restore,
+    write_save,
+)
 
 QUIT = "quit"
 TRANSCRIPT_WIDTH = 160  # columns when the output is not a terminal (a file, a test, a pipe)
@@ -69,10 +77,14 @@ def _start(args: argparse.Namespace) -> tuple[Game, list[str], Saved | None]:
     if args.players is not None or args.seed is not None or args.option:
         raise common.CliError("--load resumes a saved game: --players, --seed and --option come from the save")
     saved = read_save(args.load)
+    if not args.modules:
+        check_modules(args.load, saved)
     modules = common.module_list(args.modules) if args.modules else saved.modules or []
     if not modules:
         raise common.CliError(f"{args.load} names no modules: give them with --modules")
-    return restore(common.load(modules, args.lang), saved), modules, saved
+    rules = common.load(modules, args.lang)
+    check_fingerprint(args.load, saved, rules)
+    return restore(rules, saved), modules, saved
 
 
 class Session:

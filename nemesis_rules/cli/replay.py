@@ -11,7 +11,14 @@ import sys
 
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.cli import common
-from nemesis_rules.cli.savefile import Saved, fingerprint_modules, read_save, state_hash, step_hash
+from nemesis_rules.cli.savefile import (
+    Saved,
+    check_modules,
+    fingerprint_modules,
+    read_save,
+    state_hash,
+    step_hash,
+)
 from nemesis_rules.dsl.diagnostics import RulesError
 
 
@@ -35,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace, saved: Saved) -> Ruleset:
     if args.modules or saved.modules:
+        if not args.modules:
+            check_modules(args.file, saved)
         return common.load(args.modules or saved.modules, args.lang or saved.lang)
     guessed = fingerprint_modules(saved.ruleset)
     try:

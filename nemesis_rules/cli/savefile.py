@@ -31,7 +31,9 @@ from nemesis_rules.dsl.diagnostics import RulesError, brief
 from nemesis_rules.engine import savefmt
 from nemesis_rules.engine.limits import MAX_SAVE_BYTES
 from nemesis_rules.engine.state import FULL_FORMAT, canonical_json
-from nemesis_rules.paths import UnreadableFile, read_user_file
+from nemesis_rules.paths import UnreadableFile, read_user_file, rulesets_dir
+from nemesis_rules.ruleset.compose import resolve_folder
+from nemesis_rules.ruleset.load import load_manifest
 
 SAVE_FORMAT = "nemesis-save/1"
 
@@ -220,6 +222,34 @@ def fingerprint_modules(ruleset: str) -> list[str]:
     return [m for m in ruleset.partition("@")[0].split("+") if m]
 
 
+def check_modules(path: str | Path, saved: Saved) -> None:
+    """Before any is loaded: every module the save names must be one of the rules its fingerprint
+    names (a folder by its module.yaml's id, read alone), so that a save cannot make us load a
+    folder its game was not played with.
+
+    Raises:
+        CliError: a module that is not among them.
+    """
+    played = fingerprint_modules(saved.ruleset)
+    for module in saved.modules or ():
+        folder = resolve_folder(module, [rulesets_dir()])
+        manifest = load_manifest(folder) if folder is not None else None
+        if (manifest.id if manifest is not None else module) not in played:
+            raise CliError(f"{path}: refused: the save names the module {brief(module)}, which is not one of "
+                           f"the rules it was played with ({' + '.join(played) or 'none'})")
+
+
+def check_fingerprint(path: str | Path, saved: Saved, rules: Ruleset) -> None:
+    """The rules loaded for a save must be the ones it was played with.
+
+    Raises:
+        CliError: they are not.
+    """
+    if saved.ruleset != rules.fingerprint:
+        raise CliError(f"{path}: refused: the save was played with the rules {saved.ruleset[:200]}; "
+                       f"these are {rules.fingerprint}")
+
+
 def restore(rules: Ruleset, saved: Saved) -> Game:
     """The saved game, replayed from its seed (moves that do not fit are bad input)."""
     game = Game.new(rules, saved.players, saved.seed, **saved.options)
@@ -238,14 +268,17 @@ def finished_game(path: str | Path, modules: list[str], load) -> Game:
         CliError: not a save, a save these modules cannot replay, or a game still going on.
     """
     saved = read_save(path)
+    check_modules(path, saved)
     candidates = [m for m in (saved.modules, modules) if m]
     error: Exception | None = None
     for mods in candidates:
         try:
-            game = restore(load(mods), saved)
+            rules = load(mods)
+            check_fingerprint(path, saved, rules)
+            game = restore(rules, saved)
             break
         except (CliError, RulesError) as err:
-            error = err
+            error = error or err  # the save's own modules say most
     else:
         raise CliError(f"{path}: cannot replay the saved game ({error})")
     if not game.over:

@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="scenario files, or folders searched for *.yaml")
     parser.add_argument("-v", "--verbose", action="store_true", help="list passing expectations too")
     parser.add_argument("-q", "--quiet", action="store_true", help="print failures and the summary only")
+    parser.add_argument("--show", action="store_true",
+                        help="also print the position after setup (every zone, face-down things too) and "
+                             "the whole log of each step")
     return parser
 
 
@@ -46,9 +49,11 @@ def _run(args: argparse.Namespace) -> int:
     files, missing = expand(args.paths)
     for path in missing:
         print(f"ERROR {path}: no such file or folder")
-    reports = [run_file(f) for f in files]
+    reports = [run_file(f, args.show) for f in files]
     for report in reports:
         _print(report, args.verbose, args.quiet)
+        for line in report.shown:
+            print(line)
     _summary(reports, len(missing))
     return exit_status(reports, bad_paths=len(missing))
 

@@ -69,6 +69,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "ray: tasks on a Ray cluster (pip install 'nemesis-rules[ray]')")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --backend ray: the cluster to join (default: start a local Ray)")
+    p.add_argument("--counters", action="store_true",
+                   help="report every counter's mean at the end, a module's private ones too (default: those "
+                        "its module.yaml `report: counters:` names)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no timing line on stderr")
     p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if args.out:
         write_jsonl(args.out, records)
-    print(report(rules, spec, args.seed, records))
+    print(report(rules, spec, args.seed, records, all_counters=args.counters))
     if not args.quiet:
         print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
     return common.EXIT_OK
@@ -378,8 +381,9 @@ def write_jsonl(path: str, records: list[dict[str, Any]]) -> None:
                                  ensure_ascii=False) + "\n")
 
 
-def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]]) -> str:
-    """The report as plain text: the same records give the same text."""
+def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]], all_counters: bool = False) -> str:
+    """The report as plain text: the same records give the same text. The counters shown are those
+    the modules' `report: counters:` name, or every one with `all_counters`."""
     n = len(records)
     lines = [f"{n} games of {'+'.join(rules.modules)}, {spec.players} player{'s' if spec.players > 1 else ''}, "
              f"seeds {seed}..{seed + n - 1}, {spec.bots} bots"
@@ -388,7 +392,7 @@ def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]])
     lines += _section("wins by seat", _wins(rules, spec, records), n)
     lines += _module_report(rules, records)
     lines += _decisions(records)
-    lines += _counters(records)
+    lines += _counters(records, None if all_counters else _reported_counters(rules))
     lines += _refusals(records)
     lines += _errors(records)
     return "\n".join(lines)
@@ -530,9 +534,15 @@ def _decisions(records: list[dict[str, Any]]) -> list[str]:
     return _spread("decisions per game", [r["decisions"] for r in records if r["result"]])
 
 
-def _counters(records: list[dict[str, Any]]) -> list[str]:
+def _reported_counters(rules: Ruleset) -> set[str]:
+    """The counters the modules' `report: counters:` name: a game's private bookkeeping stays out."""
+    return {d.value for field, d in rules.composition.report.items() if field.startswith("counters.")}
+
+
+def _counters(records: list[dict[str, Any]], shown: set[str] | None) -> list[str]:
+    """The mean of each counter at the end: those the modules report, or all (`--counters`)."""
     finished = [r["counters"] for r in records if r["result"]]
-    names = sorted({k for c in finished for k in c})
+    names = sorted({k for c in finished for k in c if shown is None or k in shown})
     if not names:
         return []
     return ["counters at the end (mean): "

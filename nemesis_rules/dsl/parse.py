@@ -32,6 +32,7 @@ from lark.exceptions import (
 from lark.indenter import DedentError, Indenter
 from lark.parse_tree_builder import maybe_create_child_filter
 
+from nemesis_rules.cachefiles import cache_dir, keep
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span
 from nemesis_rules.engine import limits
@@ -95,8 +96,6 @@ def _tables() -> Lark:
             return Lark.load(io.BytesIO(path.read_bytes()))
     built = Lark(text, postlex=_Indenter(), **_OPTIONS)
     if path is not None:
-        from nemesis_rules.ruleset.parse_cache import keep  # that package imports this module
-
         keep(path, built, _saved)
     return built
 
@@ -154,8 +153,6 @@ def _shipped_tables(grammar: str) -> Lark | None:
 
 
 def _tables_path(grammar: str) -> Path | None:
-    from nemesis_rules.ruleset.cache import cache_dir  # that package imports this module
-
     folder = cache_dir()
     if folder is None:
         return None

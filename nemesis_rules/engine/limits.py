@@ -21,6 +21,7 @@ MAX_SAVE_BYTES = 64_000_000  # one save file (far above a finished game's save)
 MAX_TEMPLATE_FIELDS = 100  # `{name}` fields of one message template
 MAX_FIELD_TEXT = 2_000  # characters one filled field adds to a message text
 MAX_YAML_NODES = 1_000_000  # nodes of one YAML file with its aliases expanded
+MAX_YAML_CHARS = 20_000_000  # characters of its keys and scalars with aliases expanded (5 files' worth)
 MAX_NESTING = 64  # expressions and statements nested in a script (brackets, signs, blocks)
 
 # The work done since the interpreter last started to run: one shared counter, reset by every

@@ -305,7 +305,7 @@ CODES: tuple[LintCode, ...] = (
         ## What it does
         Reports a name in a script that is not a variable, parameter, symbol, component, kind,
         zone, counter, die, action, option or callable, with the nearest known name; also an
-        unknown counter named by the module's `report: rounds:`.
+        unknown counter named by the module's `report:` (`rounds:` or `counters:`).
 
         ## Why it matters
         The engine would stop the game with an error when the line runs.
@@ -931,7 +931,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E802", "yaml-alias-expansion", """
         ## What it does
         Reports a YAML file whose anchors and aliases (`&a`, `*a`) expand to more than 1,000,000
-        nodes (an alias bomb), or that nests deeper than the limit.
+        nodes or 20,000,000 characters of keys and scalars (an alias bomb), or that nests deeper
+        than the limit.
 
         ## Why it matters
         Each alias repeats its anchor's content; a few lines can expand to billions of nodes and hang
@@ -951,7 +952,8 @@ CODES: tuple[LintCode, ...] = (
     _rule("E803", "too-many-components", """
         ## What it does
         Reports a component `count` above 10,000, or a module whose components make more than
-        100,000 entities in all.
+        100,000 entities in all. The entities are counted as the component files are read: at the
+        component that passes the limit, reading stops (no later component or file is parsed).
 
         ## Why it matters
         Every copy is an entity in every game state: a count of 100,000,000 exhausts memory at the

@@ -29,6 +29,7 @@ from typing import Any
 
 import attrs
 
+from nemesis_rules.cachefiles import cache_dir
 from nemesis_rules.engine import programfile
 from nemesis_rules.engine.limits import MAX_FILE_BYTES
 from nemesis_rules.engine.program import Program
@@ -37,9 +38,7 @@ from nemesis_rules.ruleset.compose import _required_folder, resolve_folder
 from nemesis_rules.ruleset.load import _module_files
 from nemesis_rules.version import __version__
 
-CACHE_ENV = "NEMESIS_CACHE_DIR"
 MAX_ENTRIES = 32  # compositions kept (a few MB each); the least recently used go first
-_OFF = ("", "off", "0", "none")
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CLOCK_SLACK_NS = 2_000_000_000  # file times can be coarse: a file this fresh is not trusted
 
@@ -57,15 +56,6 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
-
-
-def cache_dir() -> Path | None:
-    """The cache folder, or None when the cache is turned off."""
-    value = os.environ.get(CACHE_ENV)
-    if value is not None:
-        return None if value.strip().lower() in _OFF else Path(value)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "nemesis-rules"
 
 
 @functools.lru_cache(maxsize=1)

@@ -13,10 +13,11 @@ from pathlib import Path
 from nemesis_rules.dsl.diagnostics import Diagnostic, RulesError, Span
 from nemesis_rules.dsl.parse import parse_module
 from nemesis_rules.engine.compile import build_program
+from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.cache import collector_paused
 from nemesis_rules.ruleset.compose import compose
-from nemesis_rules.ruleset.load import SECTION_SHAPE, load_module, read_text, read_yaml
+from nemesis_rules.ruleset.load import SECTION_SHAPE, load_manifest, read_text, read_yaml
 from nemesis_rules.ruleset.validate import validate
 
 
@@ -85,7 +86,7 @@ def _check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
             comp = compose([folder], display_root=root, cache=loaded)
             library = None
             if comp.entry is None:
-                comp, library = _with_a_user(folder, comp, root, loaded)
+                comp, library = _with_a_user(folder, comp, root, loaded, folders)
             validate(comp, library)
             _compiles(comp, key.as_posix())
             if library is not None:  # only the findings in the library's own files are its own
@@ -106,22 +107,34 @@ def _check_paths(paths: list[Path]) -> tuple[list[Diagnostic], dict[str, str]]:
     return _unique(diagnostics), sources
 
 
-def _with_a_user(folder: Path, comp, root: Path, loaded: dict):
+def _with_a_user(folder: Path, comp, root: Path, loaded: dict, named: list[Path]):
     """A library module (no entry: shared rules, an expansion for several games) is checked in the
-    composition of a module next to it that requires it and has an entry: (that composition, the
-    library's id). With no such module it is checked alone: (its own composition, None)."""
+    composition of a module that requires it and has an entry: (that composition, the library's
+    id). With no such module it is checked alone: (its own composition, None).
+
+    Users are looked for only among the folders named to the linter and, for a module shipped in
+    rulesets/, the other shipped modules; a user's folder is composed only after its module.yaml
+    alone shows it requires the library. Folders beside an arbitrary library are never read: a
+    module from elsewhere (a download) must not make the linter load whatever lies next to it."""
     lib = comp.modules[-1].id if comp.modules else None
-    for sibling in sorted(p.parent for p in folder.parent.glob("*/module.yaml")):
-        if sibling == folder:
+    for candidate in _possible_users(folder, named):
+        manifest = load_manifest(candidate)
+        if manifest is None or lib not in manifest.requires:
             continue
-        src = loaded.get(sibling.resolve().as_posix()) or load_module(sibling, root)
-        if src.manifest is None or lib not in src.manifest.requires:
-            continue
-        user = compose([sibling], display_root=root, cache=loaded)
+        user = compose([candidate], display_root=root, cache=loaded)
         if user.entry is None:
             continue
         return user, lib
     return comp, None
+
+
+def _possible_users(folder: Path, named: list[Path]) -> list[Path]:
+    shipped = rulesets_dir().resolve()
+    candidates = list(named)
+    if folder.resolve().parent == shipped:
+        candidates += sorted(p.parent for p in shipped.glob("*/module.yaml"))
+    unique = {c.resolve(): c for c in candidates if c.resolve() != folder.resolve()}
+    return list(unique.values())
 
 
 def _compiles(comp, name: str) -> None:

@@ -274,6 +274,8 @@ def _add_report(comp: Composition, src: ModuleSource, spec: ReportSpec) -> None:
     fields: dict[str, Any] = {"rounds": spec.rounds, "plays": spec.plays}
     if spec.player is not None:
         fields.update({f"player.{f.name}": getattr(spec.player, f.name) for f in attrs.fields(PlayerReport)})
+    for i, name in enumerate(spec.counters or ()):  # each module adds its own counters to the list
+        comp.report[f"counters.{name}"] = Declared(name, src.id, src.manifest_at("report", "counters", i))
     for field, value in fields.items():
         if value is None:
             continue

@@ -25,7 +25,13 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
-from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_TEMPLATE_FIELDS, MAX_YAML_NODES
+from nemesis_rules.engine import limits
+from nemesis_rules.engine.limits import (
+    MAX_FILE_BYTES,
+    MAX_TEMPLATE_FIELDS,
+    MAX_YAML_CHARS,
+    MAX_YAML_NODES,
+)
 from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset import parse_cache
 from nemesis_rules.ruleset.records import (
@@ -90,6 +96,7 @@ class ModuleSource:
     catalogs: dict[str, list[tuple[str, Catalog, Any]]] = attrs.Factory(dict)  # lang -> files
     diagnostics: list[Diagnostic] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
+    full: bool = False  # its components passed MAX_COMPONENTS entities: no more are read
 
     def manifest_at(self, *path: Any) -> Span:
         """Where a field of module.yaml is written (or the file's start)."""
@@ -296,9 +303,11 @@ def read_yaml(path: Path, file: str, root: Path | None = None) -> tuple[Any, str
 def _parse_yaml(text: str, file: str) -> tuple[Any, list[Diagnostic]]:
     try:
         doc = load_positioned(text)
-        if _expanded_size(doc) > MAX_YAML_NODES:
-            return None, [Diagnostic("E802", f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes",
-                                     Span(file, 1, 1, 1, 2), help="write the data out, or use fewer aliases")]
+        nodes, chars = _expanded_size(doc)
+        if nodes > MAX_YAML_NODES or chars > MAX_YAML_CHARS:
+            return None, [Diagnostic("E802", f"YAML aliases expand to more than {MAX_YAML_NODES:,} nodes or "
+                                     f"{MAX_YAML_CHARS:,} characters", Span(file, 1, 1, 1, 2),
+                                     help="write the data out, or use fewer aliases")]
         return doc, []
     except MarkedYAMLError as err:
         # an unclosed quote or bracket is found at the end of the file: point at where it opened
@@ -357,25 +366,35 @@ def read_text(path: Path, file: str, root: Path | None = None) -> tuple[str | No
     return text, []
 
 
-def _expanded_size(root: Any) -> int:
-    """How many nodes the document has with every alias expanded (shared nodes counted each time
-    they are used), worked out once per distinct node, without recursion."""
-    size: dict[int, int] = {}
+def _expanded_size(root: Any) -> tuple[int, int]:
+    """How many nodes, and characters of keys and scalars, the document has with every alias
+    expanded (shared nodes counted each time they are used), worked out once per distinct node,
+    without recursion. A long text used by a thousand aliases counts a thousand times: whatever
+    later copies or joins the data would pay for each."""
+    size: dict[int, tuple[int, int]] = {}
+    over = (10 * MAX_YAML_NODES, 10 * MAX_YAML_CHARS)
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
         if not isinstance(node, dict | list) or (id(node) in size and not done):
             continue
-        children = [c for c in (node.values() if isinstance(node, dict) else node) if isinstance(c, dict | list)]
+        items = [*node.keys(), *node.values()] if isinstance(node, dict) else node
+        children = [c for c in items if isinstance(c, dict | list)]
         if done:
-            size[id(node)] = min(1 + len(node) + sum(size[id(c)] for c in children), 10 * MAX_YAML_NODES)
+            nodes = 1 + len(node) + sum(size[id(c)][0] for c in children)
+            chars = sum(_scalar_chars(c) for c in items) + sum(size[id(c)][1] for c in children)
+            size[id(node)] = (min(nodes, over[0]), min(chars, over[1]))
         else:
             if len(stack) > MAX_YAML_NODES:
-                return 10 * MAX_YAML_NODES
-            size[id(node)] = 0  # a cycle (an alias inside its own anchor) counts as nothing more
+                return over
+            size[id(node)] = (0, 0)  # a cycle (an alias inside its own anchor) counts as nothing more
             stack.append((node, True))
             stack.extend((c, False) for c in children)
-    return size.get(id(root), 1)
+    return size.get(id(root), (1, _scalar_chars(root)))
+
+
+def _scalar_chars(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0 if isinstance(value, dict | list) else 1
 
 
 def yaml_span(root: Any, path: tuple, file: str, key: bool = False) -> Span:
@@ -422,10 +441,23 @@ def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
         if rel.parts[0] == "i18n" and path.suffix in (".yaml", ".yml"):
             _load_catalog(src, path, shown)
         elif path.suffix in (".yaml", ".yml"):
+            if src.full or _entities(src.components) > limits.MAX_COMPONENTS:
+                continue  # E803 is said: the rest would only cost time and memory
             _load_component_file(src, path, shown)
         elif path.suffix == ".nem":
             _load_script(src, path, shown)
     return src
+
+
+def load_manifest(folder: Path) -> Any:
+    """Only the folder's module.yaml, as a Manifest (None if it has none, or it does not read):
+    enough to know a module's id and what it requires without reading its other files."""
+    src = ModuleSource(folder)
+    path = folder / "module.yaml"
+    if not path.is_file():
+        return None
+    _load_manifest(src, path, path.as_posix())
+    return src.manifest
 
 
 def _module_files(folder: Path) -> list[Path]:
@@ -507,6 +539,7 @@ def _load_component_file(src: ModuleSource, path: Path, file: str) -> None:
     src.components += part.components
     src.diagnostics += part.diagnostics
     src.sources.update(part.sources)
+    src.full = src.full or part.full
 
 
 def _component_part(src: ModuleSource, path: Path, file: str) -> ModuleSource:
@@ -524,10 +557,29 @@ def _read_component_file(src: ModuleSource, path: Path, file: str) -> None:
     text = src.sources.get(file, "")
     raw_list = raw.get("components")
     raw_list = raw_list if isinstance(raw_list, list) else []  # a misshapen list is reported by structure
+    total = _entities(src.components)
     for i, item in enumerate(raw_list):
+        total += _copies(item)
+        if total > limits.MAX_COMPONENTS:  # counted as they come: a million components are never all read
+            src.full = True
+            src.diagnostics.append(Diagnostic(
+                "E803", f"with this component the components make more than {limits.MAX_COMPONENTS:,} entities; "
+                "the rest of the module's components are not read", yaml_span(raw, ("components", i), file),
+                help="model a large quantity as a counter or a prop"))
+            return
         component = _component(src, item, file, raw, ("components", i), text or "")
         if component is not None:
             src.components.append(component)
+
+
+def _entities(components: list[Component]) -> int:
+    return sum(max(0, c.spec.count) for c in components)
+
+
+def _copies(item: Any) -> int:
+    """The entities a raw component item makes (its `count`, checked later; 1 when not a number)."""
+    count = item.get("count", 1) if isinstance(item, dict) else 1
+    return max(0, count) if isinstance(count, int) and not isinstance(count, bool) else 1
 
 
 def _component(src: ModuleSource, item: Any, file: str, root: Any, where: tuple, text: str) -> Component | None:

@@ -18,13 +18,13 @@ import contextlib
 import functools
 import hashlib
 import marshal
-import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from nemesis_rules.cachefiles import cache_dir, keep
 
 if TYPE_CHECKING:  # the engine imports this package
     from nemesis_rules.engine.program import Program
@@ -38,7 +38,6 @@ _folder: Path | None = None
 def enabled(folder: Path | None = None) -> Iterator[Path | None]:
     """Use the cache inside the `with` block (in `folder`, or in the `parse` folder of the
     ruleset cache's folder, NEMESIS_CACHE_DIR); yields the folder in use, None when it is off."""
-    from nemesis_rules.ruleset.cache import cache_dir  # cache.py imports load.py, which imports us
 
     global _folder
     before = _folder
@@ -88,20 +87,6 @@ def compiled(name: str, build: Callable[[], Program]) -> Program:
     if program.compiled.keys() != known.keys():
         keep(path, program.compiled, marshal.dumps)
     return program
-
-
-def keep(path: Path, result: Any, dumps: Callable[[Any], bytes] | None = None) -> None:
-    """Write the entry whole or not at all (a temporary file renamed into place)."""
-    try:
-        data = dumps(result) if dumps is not None else pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, TypeError, ValueError, AttributeError, RecursionError):
-        with contextlib.suppress(OSError, UnboundLocalError):
-            os.unlink(tmp)
 
 
 @functools.cache

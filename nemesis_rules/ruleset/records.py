@@ -51,6 +51,7 @@ class ReportSpec:
     """What `nemesis simulate` reports besides how games ended: module data, all optional."""
 
     rounds: str | None = None  # a counter: its final value is the rounds played
+    counters: tuple[str, ...] | None = None  # counters whose final mean the report shows (others: `--counters`)
     player: PlayerReport | None = None
     plays: PlaysReport | None = None
 

@@ -485,8 +485,8 @@ def _unused_procs(comp: Composition, env: Environment) -> None:
 def _check_report(comp: Composition, env: Environment) -> None:
     """Each field names a counter, a function of one player, or a logged message and its argument."""
     for field, d in comp.report.items():
-        if field == "rounds":
-            _check_counter(comp, env, "report `rounds`", d.value, d.span)
+        if field == "rounds" or field.startswith("counters."):
+            _check_counter(comp, env, f"report `{field.partition('.')[0]}`", d.value, d.span)
         elif field == "plays":
             _check_plays(comp, env, d)
         else:

@@ -3,6 +3,11 @@
 Every message is handled to the end before the next (asyncio, no await in between), so a
 choice is checked and applied atomically; then each client at the table gets its own update.
 Plain HTTP requests to the same port get the web table's static files.
+
+No client can hold up the others: each connection may send RATE messages a second (BURST at
+once; more are answered `rate_limited`, and STRIKES of those without a pause close it), yields to the
+other connections after every message, and is sent its messages through its own bounded outbox
+(a client that lets OUTBOX messages pile up unread is closed instead of being waited for).
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import mimetypes
+import time
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -28,32 +34,84 @@ from nemesis_rules.version import __version__
 STATIC = Path(__file__).parent / "static"
 WS_PATH = "/ws"
 MAX_MESSAGE = 64 * 1024
+RATE = 20.0  # messages a second one connection may send, on average ...
+BURST = 40  # ... and at once
+STRIKES = 100  # rate-limited messages in a row that close the connection
+OUTBOX = 128  # messages waiting for a client that does not read, before it is closed
+SWEEP = 60.0  # seconds between two looks for idle tables
+CLOSE_TIMEOUT = 2.0  # seconds a closing handshake may take (an abuser's reply waits behind its unread frames)
+
+
+class RateLimit:
+    """A token bucket per connection: `take()` is True while it keeps to RATE messages a second
+    (BURST at once). `strikes` counts the messages refused since it last let its bucket fill up
+    (BURST / RATE seconds of quiet), so a client that keeps sending is closed however it paces."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
+        self.strikes = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= self.burst:
+            self.strikes = 0
+        if self.tokens < 1:
+            self.strikes += 1
+            return False
+        self.tokens -= 1
+        return True
 
 
 class Server:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.clients: dict[ServerConnection, tuple[str, int | None]] = {}  # -> table id, seat
+        self.outboxes: dict[ServerConnection, asyncio.Queue[str]] = {}
 
     async def handle(self, ws: ServerConnection) -> None:
-        await self.send(ws, {"type": "welcome", "protocol": PROTOCOL, "server": f"nemesis-rules {__version__}"})
+        self.outboxes[ws] = outbox = asyncio.Queue(OUTBOX)
+        writer = asyncio.create_task(self.write(ws, outbox))
+        self.send(ws, {"type": "welcome", "protocol": PROTOCOL, "server": f"nemesis-rules {__version__}"})
+        limit = RateLimit()
         try:
             async for raw in ws:
-                await self.on_message(ws, raw)
+                if limit.take():
+                    await self.on_message(ws, raw)
+                elif limit.strikes >= STRIKES:
+                    await ws.close(1008, "too many messages")
+                    break
+                else:
+                    self.refuse(ws, ProtocolError("rate_limited", f"at most {RATE:g} messages a second"))
+                await asyncio.sleep(0)  # the other connections' messages go between this one's
         except ConnectionClosed:
             pass
         finally:
             self.clients.pop(ws, None)
+            self.outboxes.pop(ws, None)
+            writer.cancel()
+
+    async def write(self, ws: ServerConnection, outbox: asyncio.Queue[str]) -> None:
+        """Send `ws` its messages in order, however slowly it reads, while the others play on."""
+        try:
+            while True:
+                await ws.send(await outbox.get())
+        except ConnectionClosed:
+            pass
 
     async def on_message(self, ws: ServerConnection, raw: str | bytes) -> None:
         try:
             try:
                 message = json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 raise ProtocolError("bad_json", "a message is one JSON object") from None
             await self.dispatch(ws, check_client(message))
         except ProtocolError as err:
-            await self.send(ws, {"type": "error", "protocol": PROTOCOL, "code": err.code, "message": str(err)})
+            self.refuse(ws, err)
+
+    def refuse(self, ws: ServerConnection, err: ProtocolError) -> None:
+        self.send(ws, {"type": "error", "protocol": PROTOCOL, "code": err.code, "message": str(err)})
 
     async def dispatch(self, ws: ServerConnection, m: dict[str, Any]) -> None:
         kind = m["type"]
@@ -63,7 +121,7 @@ class Server:
                                             m.get("options", {}), m.get("lang", "en"))
             seats = [{"seat": s, "kind": k, **({"token": table.tokens[s]} if table.tokens[s] else {})}
                      for s, k in enumerate(table.seats)]
-            await self.send(ws, {"type": "created", "protocol": PROTOCOL, "table": table.id, "seats": seats})
+            self.send(ws, {"type": "created", "protocol": PROTOCOL, "table": table.id, "seats": seats})
         elif kind in ("join", "watch"):
             table = self.tables.get(m["table"])
             seat = None
@@ -72,8 +130,9 @@ class Server:
                 if seat is None:
                     raise ProtocolError("bad_token", "this token opens no seat at this table")
             self.clients[ws] = (table.id, seat)
-            await self.send(ws, {"type": "joined", "protocol": PROTOCOL, "table": table.id, "seat": seat})
-            await self.send(ws, update(table, seat))
+            table.touch()
+            self.send(ws, {"type": "joined", "protocol": PROTOCOL, "table": table.id, "seat": seat})
+            self.send(ws, update(table, seat))
         else:
             await self.choose(ws, m)
 
@@ -89,13 +148,19 @@ class Server:
         self.tables.save(table)
         for client, (tid, s) in list(self.clients.items()):
             if tid == table.id:
-                await self.send(client, update(table, s))
+                self.send(client, update(table, s))
 
-    async def send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
+    def send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
+        """Queue `message` for `ws`, never waiting: a client whose outbox is full is closed."""
+        outbox = self.outboxes.get(ws)
+        if outbox is None:
+            return
         try:
-            await ws.send(json.dumps(message, ensure_ascii=False))
-        except ConnectionClosed:
+            outbox.put_nowait(json.dumps(message, ensure_ascii=False))
+        except asyncio.QueueFull:
             self.clients.pop(ws, None)
+            self.outboxes.pop(ws, None)
+            ws.transport.abort()  # it reads nothing, so a closing handshake would wait on it too
 
     def http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Static files for a plain HTTP request; None lets a WebSocket upgrade on /ws go on."""
@@ -137,8 +202,11 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
 async def run(tables: Tables, host: str, port: int, ready=print) -> None:
     """Serve until cancelled; `ready(text)` is told the address once it listens."""
     server = Server(tables)
-    async with serve(server.handle, host, port, process_request=server.http, max_size=MAX_MESSAGE) as ws_server:
+    async with serve(server.handle, host, port, process_request=server.http, max_size=MAX_MESSAGE,
+                     close_timeout=CLOSE_TIMEOUT) as ws_server:
         bound = ws_server.sockets[0].getsockname()
         ready(f"nemesis serve: http://{bound[0]}:{bound[1]}/ (WebSocket {WS_PATH}), "
               f"{len(tables.tables)} table(s) in {tables.data}")
-        await asyncio.get_running_loop().create_future()
+        while True:
+            await asyncio.sleep(SWEEP)
+            tables.expire()
