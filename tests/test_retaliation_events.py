@@ -1,7 +1,8 @@
 """Nemesis: Retaliation's Event deck (rulesets/retaliation/cards_events.yaml, rules/events.nem): the
 20 cards of public-facts-4.md §2.6, each with its movement glyphs as a prop and its own effect
 script, and each shown by a scenario under tests/scenarios/retaliation/events/ (which run the step
-through tests/fixtures/retaliation_event_step).
+on the real module through tests/fixtures/retaliation_event_step; event_phase_in_round.yaml plays
+it in a real round).
 """
 
 from __future__ import annotations
