@@ -187,7 +187,7 @@ def test_setup_lays_the_starting_map(laid):
         assert kind == "corridor_tile" and face_up and not props.get("bga_only")
         assert props.get("door_faces") == ("hex_20" if props["door_slot"] else None)
     assert len(st.zones["corridor_insert"]) == 37
-    assert st.zones["room_contents@hex_02"] == ["undiscovered_hibernatorium"]
+    assert st.zones["room_contents@hex_02"] == ["robot", "undiscovered_hibernatorium"]   # rt §4.1 step 10: the Robot model
     assert st.zones["laid_room@hex_20"] == ["landing_zone"] and st.zones["laid_room@hex_02"] == ["hibernatorium"]
     assert [len(st.zones[z]) for z in ("room_stack_any", "room_stack_a", "room_stack_b", "room_stack_c")] == [13, 3, 3, 4]
     assert len(st.zones["exploration_deck"]) == 12
