@@ -1,0 +1,34 @@
+"""Whole games of Nemesis: Retaliation (rulesets/retaliation): random bot games as `nemesis simulate`
+plays them. Each seeded game below once ended in a rules error (named beside it); it must now play
+to its end."""
+
+from __future__ import annotations
+
+import pytest
+
+from nemesis_rules import load_ruleset
+from nemesis_rules.cli.simulate import Spec, play_game
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_ruleset("retaliation")
+
+
+def bot_game(rules, players: int, seed: int, bots: str = "random") -> dict:
+    """One game as `nemesis simulate --modules retaliation --players N --seed S` plays it."""
+    return play_game(rules, Spec(("retaliation",), "en", players, bots, {}), seed)
+
+
+# (players, seed, the error it once ended in)
+REGRESSIONS = [
+    (1, 88, "deal_hits_corridor: `repeat` needs an integer, got 'burst_special' (Security System Control)"),
+    (4, 205, "item_security_system_control.use: choose() with no options (every Corridor behind a Closed Door)"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "once"), REGRESSIONS, ids=[f"{p}p-seed{s}" for p, s, _ in REGRESSIONS])
+def test_a_game_that_once_failed_plays_to_its_end(rules, players, seed, once):
+    record = bot_game(rules, players, seed)
+    assert record["error"] is None, f"{players} players, seed {seed} (once: {once}): {record['error']}"
+    assert record["result"] is not None
