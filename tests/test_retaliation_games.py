@@ -24,6 +24,8 @@ def bot_game(rules, players: int, seed: int, bots: str = "random") -> dict:
 REGRESSIONS = [
     (1, 88, "deal_hits_corridor: `repeat` needs an integer, got 'burst_special' (Security System Control)"),
     (4, 205, "item_security_system_control.use: choose() with no options (every Corridor behind a Closed Door)"),
+    (3, 8, "drilling_station.action: choose() with no options (used from afar with no free edge)"),
+    (4, 22, "drilling_station.action: choose() with no options (used from afar with no free edge)"),
 ]
 
 
