@@ -26,6 +26,8 @@ REGRESSIONS = [
     (4, 205, "item_security_system_control.use: choose() with no options (every Corridor behind a Closed Door)"),
     (3, 8, "drilling_station.action: choose() with no options (used from afar with no free edge)"),
     (4, 22, "drilling_station.action: choose() with no options (used from afar with no free edge)"),
+    (5, 37, "heavy_gun_operator_fast_reload.effect: choose() with no options (loaded a weapon that cannot fire)"),
+    (4, 210, "heavy_gun_operator_fast_reload.effect: choose() with no options (loaded a weapon that cannot fire)"),
 ]
 
 
