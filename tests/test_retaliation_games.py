@@ -28,6 +28,8 @@ REGRESSIONS = [
     (4, 22, "drilling_station.action: choose() with no options (used from afar with no free edge)"),
     (5, 37, "heavy_gun_operator_fast_reload.effect: choose() with no options (loaded a weapon that cannot fire)"),
     (4, 210, "heavy_gun_operator_fast_reload.effect: choose() with no options (loaded a weapon that cannot fire)"),
+    (5, 166, "queen_health_draw.effect: 'room_contents@cpos_10_21' is not a zone (the Queen in a Corridor)"),
+    (5, 79, "queen_health_noise.effect: 'room_contents@cpos_31_42' is not a zone (the Queen in a Corridor)"),
 ]
 
 
