@@ -30,6 +30,7 @@ REGRESSIONS = [
     (4, 210, "heavy_gun_operator_fast_reload.effect: choose() with no options (loaded a weapon that cannot fire)"),
     (5, 166, "queen_health_draw.effect: 'room_contents@cpos_10_21' is not a zone (the Queen in a Corridor)"),
     (5, 79, "queen_health_noise.effect: 'room_contents@cpos_31_42' is not a zone (the Queen in a Corridor)"),
+    (4, 155, "experimental_military_lab.action: cannot index () with 0 (drew one Support Equipment twice)"),
 ]
 
 
