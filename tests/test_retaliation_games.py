@@ -32,6 +32,7 @@ REGRESSIONS = [
     (5, 79, "queen_health_noise.effect: 'room_contents@cpos_31_42' is not a zone (the Queen in a Corridor)"),
     (4, 155, "experimental_military_lab.action: cannot index () with 0 (drew one Support Equipment twice)"),
     (4, 109, "queen_hits_by: queen_hits_marker would be 5 (a Hit while her Health card resolved)"),
+    (4, 40, "escape_procedure: None is not an entity (the Character died in the attack its Noise roll brought)"),
 ]
 
 
