@@ -149,6 +149,19 @@ def test_random_games_keep_every_property(rules, players):
         assert out["result"] is not None
 
 
+# (players, seed, the property it once broke), each played with a save and reload at a random step
+PROPERTY_REGRESSIONS = [
+    (3, 3, "step 142: log line item_gained names hidden ['item_tools#4'] to every seat"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "once"), PROPERTY_REGRESSIONS,
+                         ids=[f"{p}p-seed{s}" for p, s, _ in PROPERTY_REGRESSIONS])
+def test_a_game_that_once_broke_a_property_keeps_them_all(rules, players, seed, once):
+    out = play_checked(rules, players, seed, reload=True, each_step=retaliation_checks)
+    assert out["result"] is not None, once
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_many_random_games_keep_every_property(rules, players):
