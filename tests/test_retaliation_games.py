@@ -152,6 +152,8 @@ def test_random_games_keep_every_property(rules, players):
 # (players, seed, the property it once broke), each played with a save and reload at a random step
 PROPERTY_REGRESSIONS = [
     (3, 3, "step 142: log line item_gained names hidden ['item_tools#4'] to every seat"),
+    (1, 7, "step 30: log line item_used names hidden ['item_stimulants#1'] (a face-down Item used)"),
+    (2, 6, "step 91: log line item_used names hidden ['item_oxygen_tank#7'] (a face-down Item used)"),
 ]
 
 
