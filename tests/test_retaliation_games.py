@@ -41,6 +41,7 @@ REGRESSIONS = [
     (2, 329, "take_turn: egg_token has no property `malfunctions` (a carried Egg among the Heavy Items)"),
     (3, 187, "heuristic: no result after 50000 decisions (Adrenaline Injection's actions went on after Pass)"),
     (3, 95, "heuristic: actions_then_pass: None is not an entity (Adrenaline Injection's actions after death)"),
+    (2, 28, "heuristic: item_personal_log_codes.use: choose() with no options (no other Character left)"),
 ]
 
 
