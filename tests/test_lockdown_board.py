@@ -9,6 +9,10 @@ many in the slow run (NEMESIS_LOCKDOWN_SEEDS).
 
 from __future__ import annotations
 
+import re
+import shutil
+from pathlib import Path
+
 import pytest
 from test_base_properties import many_games_keep_every_property, play_checked, seeds_from_env
 
@@ -16,6 +20,7 @@ from nemesis_rules import Game, load_ruleset
 from nemesis_rules.cli.render import screen_data
 from nemesis_rules.dsl.diagnostics import RulesError
 
+ROOT = Path(__file__).resolve().parents[1]
 PROVISIONAL = {"board": "provisional"}
 WITH = ("", "chytrids", "void_seeders", "carnomorphs", "aftermath", "lockdown_medic", "base_characters")
 PLAYER_COUNTS = range(1, 6)
@@ -84,3 +89,48 @@ def test_every_combination_plays_on_the_provisional_board(other, players):
 @pytest.mark.parametrize("other", WITH)
 def test_many_games_of_every_combination_on_the_provisional_board(other):
     many_games_keep_every_property(load_ruleset(*modules(other)), PROVISIONAL, PLAYER_COUNTS, SLOW_SEEDS)
+
+
+# ---------------------------------------------------------------- bring your own board (issue #34 point 2)
+
+TEMPLATE = ROOT / "docs" / "lockdown-board-template"
+FILLED = ROOT / "tests" / "fixtures" / "lockdown_testboard_invented"   # a main-side board, filled in
+
+
+def lint(capsys, path) -> tuple[int, str]:
+    from nemesis_rules.lint.cli import main
+    code = main([str(path)])
+    return code, capsys.readouterr().out
+
+
+def test_the_template_lints_clean_and_setup_names_what_to_fill_in(capsys):
+    code, out = lint(capsys, TEMPLATE)
+    assert code == 0, out
+    with pytest.raises(RulesError) as err:
+        Game.new(load_ruleset("lockdown", TEMPLATE), players=2, seed=1)
+    assert "Corridors and their numbers" in str(err.value) and "Section of each Room slot" in str(err.value)
+
+
+def test_a_broken_board_gets_lint_errors_naming_file_line_and_fact(capsys, tmp_path):
+    board = tmp_path / "my_board"
+    shutil.copytree(FILLED, board)
+    path = board / "components.yaml"
+    text = path.read_text()
+    # Room 7 -> 1 from ld_slot_i_02, which already carries 1 (from ld_slot_i_01): a number twice
+    text = text.replace("ends: [ld_slot_i_02, ld_slot_i_03], labels: [2, 1]", "ends: [ld_slot_i_02, ld_slot_i_03], labels: [1, 1]")
+    # a Staircase no Corridor reaches, with no Corridor Number at all
+    text += "  - {id: st_lost, kind: room_slot, props: {side: main, slot_class: staircase, number: 26}}\n"
+    path.write_text(text)
+    code, out = lint(capsys, board)
+    assert code != 0
+    lines = text.splitlines()
+    line_of = {cid: next(i for i, line in enumerate(lines, 1) if f"id: {cid}," in line) for cid in ("ld_slot_i_02", "st_lost")}
+    assert re.search(rf"components.yaml:{line_of['ld_slot_i_02']}:\d+: E508 `ld_slot_i_02` carries label 1 on more "
+                     r"than one link: `c_slot_i_01__slot_i_02`, `c_slot_i_02__slot_i_03`", out), out
+    assert re.search(rf"components.yaml:{line_of['st_lost']}:\d+: E509 `st_lost` cannot be reached", out), out
+    assert re.search(rf"components.yaml:{line_of['st_lost']}:\d+: W507 `st_lost` has no link labelled 1, 2, 3, 4", out), out
+
+
+def test_the_provisional_board_lints_without_a_graph_finding(capsys):
+    code, out = lint(capsys, ROOT / "rulesets" / "lockdown")
+    assert code == 0 and not re.search(r"W507|E508|E509", out), out
