@@ -77,6 +77,14 @@ def test_the_printed_board_has_no_caveat_and_lays_no_invented_token():
     assert len(game.state.zones["provisional_box"]) == 20 + 7 + 7       # every invented token stays boxed
 
 
+def test_void_seeders_tokens_reach_the_elevator_shafts_of_the_provisional_board():
+    """Void Seeders deal a token on each Elevator Shaft before setup (lc §6.1): the provisional
+    board lays its rooms and tokens first, as a printed board has them from the start."""
+    game = Game.new(load_ruleset("lockdown", "void_seeders"), players=2, seed=3, **PROVISIONAL)
+    for shaft in ("pv_elevator_s01", "pv_elevator_s02", "pv_elevator_s03"):
+        assert len(game.state.zones[f"room_exploration@{shaft}"]) == 1, shaft
+
+
 @pytest.mark.parametrize("other", WITH)
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_every_combination_plays_on_the_provisional_board(other, players):
