@@ -678,6 +678,65 @@ CODES: tuple[LintCode, ...] = (
         ## Instead
         Give it `ends: [a, b]` (a printed link), or lay it in play with `connect(a, b, link)`.
         """),
+    _rule("W507", "missing-link-label", """
+        ## What it does
+        Warns about a component of a kind with `graph: {links, labels, part}` whose printed
+        links of those kinds do not carry every one of `labels` (a board's room without a
+        way out numbered 3).
+
+        ## Why it matters
+        A rule that picks a way out by its label (a die roll, an event's number) finds none.
+        A board may leave a number out on purpose, so this is a warning.
+
+        ## Example
+        ```yaml
+        kinds:
+          room: {graph: {links: [path], labels: [1, 2]}}
+          path: {link: true}
+        components:
+          - {id: hall, kind: room}
+          - {id: vault, kind: room}
+          - {id: hall_vault, kind: path, ends: [hall, vault], labels: [1, 1]}
+        ```
+
+        ## Instead
+        Give every label at each end: `labels: [[1, 2], [1, 2]]`.
+        """),
+    _rule("E508", "duplicate-link-label", """
+        ## What it does
+        Reports a component of a kind with `graph:` that carries one of `labels` on two of its
+        links (a board's room with two ways out numbered 2).
+
+        ## Why it matters
+        A rule that picks a way out by its label cannot tell which is meant.
+
+        ## Example
+        ```yaml
+        components:
+          - {id: hall_vault, kind: path, ends: [hall, vault], labels: [1, [1, 2]]}
+          - {id: hall_cellar, kind: path, ends: [hall, cellar], labels: [1, [1, 2]]}
+        ```
+
+        ## Instead
+        Keep each label on one link: `labels: [2, [1, 2]]` for the second.
+        """),
+    _rule("E509", "unreachable-node", """
+        ## What it does
+        Reports a component of a kind with `graph:` that its links of the named kinds do not
+        join to the others of the same `part` (a board's room no path leads to).
+
+        ## Why it matters
+        Nothing can ever reach it: a link was forgotten or ends at the wrong component.
+
+        ## Example
+        ```yaml
+        components:
+          - {id: cellar, kind: room}
+        ```
+
+        ## Instead
+        Link it to the others: `- {id: hall_cellar, kind: path, ends: [hall, cellar], labels: [2, [1, 2]]}`.
+        """),
     _rule("E505", "misplaced-statement", """
         ## What it does
         Reports `return` outside a procedure or script, and `break` or `continue` outside a

@@ -105,6 +105,9 @@ class KindSpec:
     extend: bool = False  # add props, defaults and scripts to a kind declared elsewhere
     back: str | None = None  # the prop printed on its back: a seat that may not see the entity sees this
     text: str | None = None  # the script field printed on its face: a frontend reads it beside the name
+    # `{links: [kinds], labels: [..], part: prop}`: its components, joined by printed links of those
+    # kinds, each cover every label once and all reach one another (per value of `part`; linter W507, E508, E509)
+    graph: dict[str, Any] | None = None
 
 
 @attrs.frozen

@@ -38,6 +38,7 @@ def validate(comp: Composition, focus: str | None = None) -> Environment:
     _check_catalogs(comp, env, focus)
     _unused_components(comp, env)
     _unlaid_links(comp)
+    _check_graphs(comp)
     return env
 
 
@@ -52,6 +53,65 @@ def _unlaid_links(comp: Composition) -> None:
         comp.diagnostics.append(Diagnostic("W506", f"link `{cid}` has no `ends` and no rule lays a link in play",
                                            c.span, help="give it `ends: [a, b]`, or lay it with `connect`",
                                            severity=WARNING))
+
+
+def _check_graphs(comp: Composition) -> None:
+    """A kind's `graph:` (records.KindSpec) asks that its components, joined by the printed links of
+    the named kinds, each carry every label (W507: a board may leave one out on purpose; a board's numbered ways out) and no
+    label twice (E508), and all reach one another (E509). Each value of `part` (a board side) is its own graph; a part without links is not
+    laid yet and is not checked."""
+    for kind, decl in comp.kinds.items():
+        graph = decl.value.graph
+        if graph and (extra := set(graph) - {"links", "labels", "part"}):
+            comp.diagnostics.append(Diagnostic("E200", f"kind `{kind}`: unknown `graph` keys {sorted(extra)} "
+                                               "(allowed: labels, links, part)", decl.span))
+        elif graph:
+            nodes = {cid: c for cid, c in comp.components.items() if c.spec.kind == kind}
+            links = {cid: c for cid, c in comp.components.items()
+                     if c.spec.kind in graph.get("links", ()) and c.spec.ends is not None}
+            part = graph.get("part")
+            for value in {c.spec.props.get(part) for c in links.values()}:
+                _check_graph_part(comp, kind, graph, {k: c for k, c in nodes.items() if c.spec.props.get(part) == value},
+                                  {k: c for k, c in links.items() if c.spec.props.get(part) == value})
+
+
+def _check_graph_part(comp: Composition, kind: str, graph: dict, nodes: dict, links: dict) -> None:
+    carried: dict[str, list[tuple[Any, str]]] = {cid: [] for cid in nodes}
+    joined: dict[str, set[str]] = {cid: set() for cid in nodes}
+    for lid, link in links.items():
+        ends, labels = link.spec.ends, link.spec.labels or (None, None)
+        for end, label in zip(ends, labels, strict=False):
+            if end in carried:
+                carried[end] += [(x, lid) for x in _flat([label]) if x is not None]
+                joined[end].update(e for e in ends if e != end)
+    wanted = list(graph.get("labels", ()))
+    for cid, got in carried.items():
+        have = [x for x, _ in got]
+        if missing := [x for x in wanted if x not in have]:
+            comp.diagnostics.append(Diagnostic("W507", f"`{cid}` has no link labelled {', '.join(map(str, missing))} "
+                                               f"(each {kind} carries {', '.join(map(str, wanted))} once)",
+                                               nodes[cid].span, help="add the link, or the label to one of its links",
+                                               severity=WARNING))
+        for x in wanted:
+            if (twice := [lid for label, lid in got if label == x])[1:]:
+                comp.diagnostics.append(Diagnostic("E508", f"`{cid}` carries label {x} on more than one link: "
+                                                   + ", ".join(f"`{lid}`" for lid in twice), nodes[cid].span,
+                                                   help="each label names one way out: keep it on one link"))
+    _check_reachable(comp, nodes, joined)
+
+
+def _check_reachable(comp: Composition, nodes: dict, joined: dict[str, set[str]]) -> None:
+    start = next(iter(nodes), None)
+    seen, todo = {start}, [start]
+    while todo:
+        for other in joined.get(todo.pop(), ()):
+            if other not in seen and other in joined:
+                seen.add(other)
+                todo.append(other)
+    for cid, c in nodes.items():
+        if cid not in seen:
+            comp.diagnostics.append(Diagnostic("E509", f"`{cid}` cannot be reached from `{start}` through the links",
+                                               c.span, help="link it to the others"))
 
 
 def _unused_components(comp: Composition, env: Environment) -> None:
