@@ -24,7 +24,8 @@ E300 unknown-name E301 unknown-primitive E302 unknown-procedure E303 unknown-com
 E304 unknown-kind E305 unknown-zone E306 unknown-prop E307 unknown-translation-key
 E308 unknown-event E309 unknown-option E400 wrong-arity E401 wrong-argument-type
 E402 not-callable E500 duplicate-id E501 deck-count-mismatch W502 unreachable-code
-W503 unused-procedure W504 unused-component W506 unlaid-link E505 misplaced-statement W600 missing-translation
+W503 unused-procedure W504 unused-component W506 unlaid-link E505 misplaced-statement W507 missing-link-label
+E508 duplicate-link-label E509 unreachable-node W600 missing-translation
 W601 unused-translation-key E602 placeholder-mismatch E603 bad-placeholder E700 missing-required-module
 E701 module-cycle E702 conflicting-replacements E703 engine-version-out-of-range
 E704 conflicting-modules E705 bad-requires-path W800 unbounded-loop E801 file-too-large
