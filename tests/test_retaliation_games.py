@@ -150,6 +150,15 @@ def test_random_games_keep_every_property(rules, players):
         assert out["result"] is not None
 
 
+# Deadly mode (DECISIONS RT200-RT203): more Corridors answer each Noise roll, so more Intruders come
+# in; the same properties hold, and a save made in it reloads with its option.
+@pytest.mark.parametrize("players", FAST_PLAYER_COUNTS)
+def test_random_deadly_games_keep_every_property(rules, players):
+    for seed in FAST_SEEDS:
+        out = play_checked(rules, players, seed, reload=True, each_step=retaliation_checks, mode="deadly")
+        assert out["result"] is not None
+
+
 # (players, seed, the property it once broke), each played with a save and reload at a random step
 PROPERTY_REGRESSIONS = [
     (3, 3, "step 142: log line item_gained names hidden ['item_tools#4'] to every seat"),
@@ -166,11 +175,12 @@ def test_a_game_that_once_broke_a_property_keeps_them_all(rules, players, seed, 
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", ["standard", "deadly"])
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_many_random_games_keep_every_property(rules, players):
-    many_games_keep_every_property(rules, {}, [players], SLOW_SEEDS,
+def test_many_random_games_keep_every_property(rules, players, mode):
+    many_games_keep_every_property(rules, {"mode": mode}, [players], SLOW_SEEDS,
                                    play=lambda n, seed: play_checked(rules, n, seed, reload_strict=False,
-                                                                     each_step=retaliation_checks))
+                                                                     each_step=retaliation_checks, mode=mode))
 
 
 def test_the_checks_catch_a_broken_map():
