@@ -165,3 +165,18 @@ def test_a_back_or_text_naming_nothing_is_refused(tmp_path, field, value, says):
     with pytest.raises(RulesError, match="E306") as err:
         load_ruleset(mod)
     assert says in str(err.value)
+
+
+def test_a_face_down_card_whose_back_prints_nothing_shows_no_back() -> None:
+    """A kind that prints a prop on its back (`back: colour`) but a card with none (Retaliation's
+    Support Equipment) shows a plain placeholder, as the zone rules say, not `back: None` (the
+    long property run, 2 players seed 4)."""
+    from nemesis_rules.engine.view import _show_back
+
+    rules = load_ruleset("retaliation")
+    program = rules.program
+    game = Game.new(rules, players=2, seed=4)
+    card = next(e for e, ent in game.state.entities.items() if ent[0] == "item_card" and not (ent[2].get("colour")))
+    placeholder = {"face_down": "item_card"}
+    _show_back(program, game.state.entities[card], placeholder)
+    assert placeholder == {"face_down": "item_card"}

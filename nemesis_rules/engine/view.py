@@ -131,10 +131,13 @@ def view(program: Program, st: GameState, seat: int | None, with_log: bool = Tru
 
 
 def _show_back(program: Program, ent: list, placeholder: dict[str, Any]) -> None:
-    """A face-down entity's placeholder gets what its kind prints on its back (`back: prop`)."""
+    """A face-down entity's placeholder gets what its kind prints on its back (`back: prop`), when
+    this one prints something there (a support card with no colour shows no back)."""
     prop = program.kind_backs.get(ent[E_KIND])
     if prop is not None:
-        placeholder["back"] = _prop(program, ent, prop)
+        back = _prop(program, ent, prop)
+        if back is not None:
+            placeholder["back"] = back
 
 
 def _show_backs(program: Program, table: Entities, members: list[str], zone: dict[str, Any]) -> None:
