@@ -180,3 +180,33 @@ def test_a_face_down_card_whose_back_prints_nothing_shows_no_back() -> None:
     placeholder = {"face_down": "item_card"}
     _show_back(program, game.state.entities[card], placeholder)
     assert placeholder == {"face_down": "item_card"}
+
+
+def test_a_retaliation_player_reads_their_own_hand_and_backpack() -> None:
+    """Seen on the web table: every Action card in a player's own hand read 'a face-down Action
+    card'. The owner reads its Action cards and Backpack (Contamination stays face down: only a
+    scan tells it); the other seat sees only how many, and the Backpack's backs."""
+    rules = load_ruleset("retaliation")
+    def ready(g):
+        zones, table = g.state.zones, g.state.entities
+        return zones["backpack@player1"] and any(table[e][0] == "action_card" for e in zones["hand@player1"])
+
+    game = next(g for g in (_played_until(rules, seed, ready) for seed in range(20)) if g is not None)
+    mine, theirs = game.view(0), game.view(1)
+    hand = mine["zones"]["hand@player1"]["entities"]
+    actions = [e for e in game.state.zones["hand@player1"] if game.state.entities[e][0] == "action_card"]
+    assert actions and all(e in hand for e in actions)
+    assert all(e in mine["zones"]["backpack@player1"]["entities"] for e in game.state.zones["backpack@player1"])
+    assert "entities" not in theirs["zones"]["hand@player1"] and "entities" not in theirs["zones"]["backpack@player1"]
+
+
+def _played_until(rules, seed: int, ready):
+    """A random game of the seed played until `ready(game)` holds, or None if it ends first."""
+    game, rng = Game.new(rules, players=2, seed=seed), random.Random(seed)
+    for _ in range(400):
+        if ready(game):
+            return game
+        if game.over:
+            return None
+        game.apply(rng.randrange(len(game.decision)))
+    return None
