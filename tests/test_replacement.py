@@ -28,9 +28,8 @@ def _messages(game: Game) -> list[tuple]:
     return [(e["msg"], e["args"].get("n")) for e in game.log]
 
 
-# `step` is replaced by a body that performs `step` again: without the rule it replaces itself
-# until the nesting limit.
-SELF_CAUSED = """
+# `step` called twice, its body logging its argument
+STEP_TWICE = """
 proc main():
     let p = player_at(0)
     step(p, 0)
@@ -39,7 +38,11 @@ proc main():
 
 proc step(p, n):
     log("body", n=n)
+"""
 
+# `step` is replaced by a body that performs `step` again: without the rule it replaces itself
+# until the nesting limit.
+SELF_CAUSED = STEP_TWICE + """
 instead of step(p, n):
     log("replaced", n=n)
     step(p, n + 1)
@@ -79,16 +82,7 @@ def test_the_moment_a_replacement_causes_goes_to_the_next_handler_then_to_the_bo
     assert _messages(game) == [("second", 0), ("first", 1), ("body", 2)]
 
 
-DECIDING = """
-proc main():
-    let p = player_at(0)
-    step(p, 0)
-    step(p, 10)
-    end_game("done", [p])
-
-proc step(p, n):
-    log("body", n=n)
-
+DECIDING = STEP_TWICE + """
 instead of step(p, n):
     let c = choose(p, [1, 2])
     log("replaced", n=n)

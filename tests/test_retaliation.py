@@ -16,6 +16,7 @@ from nemesis_rules import Game, RulesError, load_ruleset
 from nemesis_rules.engine import primitives, vm
 from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset.check_api import check_paths
+from tests.component_helpers import specs_of
 
 ROWS = (5, 4, 5, 4, 5)
 # Edge index -> (columns across, rows down) on a lattice where odd rows sit half a hex to the right:
@@ -43,7 +44,7 @@ def laid(rules):
 
 
 def props_of(rules, kind):
-    return {c.spec.id: c.spec.props for c in rules.composition.components.values() if c.spec.kind == kind}
+    return {cid: spec.props for cid, spec in specs_of(rules.composition, kind).items()}
 
 
 def runtime(rules):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from nemesis_rules import load_ruleset
+from tests.component_helpers import specs_of
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "retaliation" / "actions"
 CHARACTERS = {"officer", "medical_support", "heavy_gun_operator", "combat_engineer", "recon", "contractor"}
@@ -26,7 +27,7 @@ def rules():
 
 @pytest.fixture(scope="module")
 def cards(rules):
-    return {c.spec.id: c.spec for c in rules.composition.components.values() if c.spec.kind == "action_card"}
+    return specs_of(rules.composition, "action_card")
 
 
 def test_sixty_cards_ten_per_character(cards):

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from nemesis_rules import load_ruleset
+from tests.component_helpers import specs_of
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +18,7 @@ def comp():
 
 
 def copies(comp, kind):
-    return {c.spec.id: c.spec.count for c in comp.components.values() if c.spec.kind == kind}
+    return {cid: spec.count for cid, spec in specs_of(comp, kind).items()}
 
 
 def test_twenty_attack_cards_by_title(comp):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from nemesis_rules import load_ruleset
+from tests.component_helpers import specs_of
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "retaliation" / "events"
 ORIENTATIONS = {"east_west", "nw_se", "ne_sw"}
@@ -48,7 +49,7 @@ def rules():
 
 @pytest.fixture(scope="module")
 def cards(rules):
-    return {c.spec.id: c.spec for c in rules.composition.components.values() if c.spec.kind == "event_card"}
+    return specs_of(rules.composition, "event_card")
 
 
 def test_the_deck_has_the_20_cards_with_bga_movement(cards):

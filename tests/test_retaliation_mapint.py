@@ -13,6 +13,7 @@ import pytest
 
 from nemesis_rules import Game, load_ruleset
 from nemesis_rules.engine import vm
+from tests.component_helpers import specs_of
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,7 @@ def rules():
 
 
 def specs(rules, kind):
-    return [c.spec for c in rules.composition.components.values() if c.spec.kind == kind]
+    return list(specs_of(rules.composition, kind).values())
 
 
 def scripts(rules, cid):

@@ -13,6 +13,7 @@ import pytest
 
 from nemesis_rules import Game, RulesError, load_ruleset
 from nemesis_rules.engine import vm
+from tests.component_helpers import specs_of
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "retaliation" / "rooms"
 
@@ -23,7 +24,7 @@ def rules():
 
 
 def specs(rules, kind):
-    return [c.spec for c in rules.composition.components.values() if c.spec.kind == kind]
+    return list(specs_of(rules.composition, kind).values())
 
 
 def test_objective_decks_hold_7_mission_15_private_12_solo_and_8_tasks(rules):

@@ -441,7 +441,7 @@ def load_module(folder: Path, display_root: Path | None = None) -> ModuleSource:
         if rel.parts[0] == "i18n" and path.suffix in (".yaml", ".yml"):
             _load_catalog(src, path, shown)
         elif path.suffix in (".yaml", ".yml"):
-            if src.full or _entities(src.components) > limits.MAX_COMPONENTS:
+            if src.full:
                 continue  # E803 is said: the rest would only cost time and memory
             _load_component_file(src, path, shown)
         elif path.suffix == ".nem":
