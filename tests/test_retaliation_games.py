@@ -159,6 +159,15 @@ def test_random_deadly_games_keep_every_property(rules, players):
         assert out["result"] is not None
 
 
+# Co-op (DECISIONS RT230-RT234): Bodies lie, are dragged and stand up; the same properties hold
+# and a save made in it reloads with its option.
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_coop_games_keep_every_property(rules, players):
+    for seed in FAST_SEEDS:
+        out = play_checked(rules, players, seed, reload=True, each_step=retaliation_checks, play="coop")
+        assert out["result"] is not None
+
+
 # (players, seed, the property it once broke), each played with a save and reload at a random step
 PROPERTY_REGRESSIONS = [
     (3, 3, "step 142: log line item_gained names hidden ['item_tools#4'] to every seat"),
@@ -175,12 +184,15 @@ def test_a_game_that_once_broke_a_property_keeps_them_all(rules, players, seed, 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["standard", "deadly"])
+@pytest.mark.parametrize("options", [{"mode": "standard"}, {"mode": "deadly"}, {"play": "coop"}],
+                         ids=["standard", "deadly", "coop"])
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_many_random_games_keep_every_property(rules, players, mode):
-    many_games_keep_every_property(rules, {"mode": mode}, [players], SLOW_SEEDS,
+def test_many_random_games_keep_every_property(rules, players, options):
+    if options.get("play") == "coop" and players == 1:
+        pytest.skip("1 player is the Solo game, played by the standard run")
+    many_games_keep_every_property(rules, options, [players], SLOW_SEEDS,
                                    play=lambda n, seed: play_checked(rules, n, seed, reload_strict=False,
-                                                                     each_step=retaliation_checks, mode=mode))
+                                                                     each_step=retaliation_checks, **options))
 
 
 def test_the_checks_catch_a_broken_map():
