@@ -73,7 +73,8 @@ FAST_PLAYER_COUNTS = (1, 2, 3)         # the default run stays near 20 s; `-m sl
 FAST_SEEDS = range(1)
 SLOW_SEEDS = seeds_from_env("NEMESIS_RETALIATION_SEEDS", "300")
 CORRIDOR_LIMIT = 6                     # Intruders in a Corridor (rt §7.4), the Queen counting 4
-INTRUDER_PIECES = ("intruder", "intruder_token", "attack_card", "queen_health_card")
+# (Neosoma adds its Body tokens and Skill cards: the kinds a module does not declare list none)
+INTRUDER_PIECES = ("intruder", "intruder_token", "attack_card", "queen_health_card", "body_token", "skill_card")
 
 
 def of_kind(st, kind: str) -> list[str]:
@@ -168,6 +169,20 @@ def test_random_coop_games_keep_every_property(rules, players):
         assert out["result"] is not None
 
 
+# The Neoflesh Cult over Retaliation (rulesets/neosoma): the same properties, the Queen's track
+# growing with each absorbed Body (check_queen reads its length), and a save that reloads.
+@pytest.fixture(scope="module")
+def neosoma_rules():
+    return load_ruleset("retaliation", "neosoma")
+
+
+@pytest.mark.parametrize("players", FAST_PLAYER_COUNTS)
+def test_random_neosoma_games_keep_every_property(neosoma_rules, players):
+    for seed in FAST_SEEDS:
+        out = play_checked(neosoma_rules, players, seed, reload=True, each_step=retaliation_checks)
+        assert out["result"] is not None
+
+
 # (players, seed, the property it once broke), each played with a save and reload at a random step
 PROPERTY_REGRESSIONS = [
     (3, 3, "step 142: log line item_gained names hidden ['item_tools#4'] to every seat"),
@@ -193,6 +208,15 @@ def test_many_random_games_keep_every_property(rules, players, options):
     many_games_keep_every_property(rules, options, [players], SLOW_SEEDS,
                                    play=lambda n, seed: play_checked(rules, n, seed, reload_strict=False,
                                                                      each_step=retaliation_checks, **options))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["standard", "deadly"])
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_many_random_neosoma_games_keep_every_property(neosoma_rules, players, mode):
+    many_games_keep_every_property(neosoma_rules, {"mode": mode}, [players], SLOW_SEEDS,
+                                   play=lambda n, seed: play_checked(neosoma_rules, n, seed, reload_strict=False,
+                                                                     each_step=retaliation_checks, mode=mode))
 
 
 def test_the_checks_catch_a_broken_map():
@@ -253,6 +277,20 @@ def test_a_save_after_exploring_loads_replays_and_plays_on_identically(rules):
         loaded = Game.from_json(rules, text, verify=mode)
         assert loaded.state == game.state and loaded.to_json() == text
     twin = Game.from_json(rules, text, verify="replay")
+    while not game.over:
+        index = rnd.randrange(len(game.decision.options))
+        game.apply(index)
+        twin.apply(index)
+    assert twin.to_json() == game.to_json()
+
+
+def test_a_neosoma_save_after_exploring_loads_and_plays_on_identically(neosoma_rules):
+    game, rnd = midgame_after_exploring(neosoma_rules)
+    text = game.to_json()
+    for mode in ("digest", "replay"):
+        loaded = Game.from_json(neosoma_rules, text, verify=mode)
+        assert loaded.state == game.state and loaded.to_json() == text
+    twin = Game.from_json(neosoma_rules, text, verify="replay")
     while not game.over:
         index = rnd.randrange(len(game.decision.options))
         game.apply(index)
