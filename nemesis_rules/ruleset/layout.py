@@ -22,11 +22,13 @@ FIELDS = {  # field -> what it holds (for the finding that names a misshapen one
     "grid": "hex positions from props {kind, row, column, size, shifted_rows: odd|even}",
     "links": "the link kinds drawn between their ends",
     "stubs": "link kinds drawn as a mark at their first end, with its label (an entrance)",
+    "numbers": "whether each end's label is drawn (true; false where labels are no printed numbers)",
     "laid": "a zone of a link: the link is drawn solid once it holds something",
     "tiles": "zones of a place whose member is the place's face (its name and colour)",
     "hidden": "zones of a place not drawn on the board",
     "face": "props of a face {colour: prop, mark: prop}",
     "figures": "the figures {kinds: [kinds], colour: prop, injuries: prop}",
+    "badges": "props shown beside an entity's name on the board (a state)",
     "piles": "zones drawn as a counted pile {zone: [x, y]}",
     "tracks": "counters drawn as tracks [{counter, at: [x, y], entity, spaces: prop}]",
 }
@@ -116,6 +118,10 @@ class _Checker:
         for i, kind in enumerate(value):
             self.kind(kind, "stubs", i)
 
+    def check_numbers(self, value: Any) -> None:
+        if not isinstance(value, bool):
+            self.misshapen("numbers")
+
     def check_laid(self, value: Any) -> None:
         if not isinstance(value, str):
             return self.misshapen("laid")
@@ -137,6 +143,10 @@ class _Checker:
             return self.misshapen("figures")
         for kind in value.get("kinds", []):
             self.kind(kind, "figures")
+
+    def check_badges(self, value: Any) -> None:
+        if not _is_names(value):
+            self.misshapen("badges")
 
     def check_piles(self, value: Any) -> None:
         if not isinstance(value, dict) or not all(_is_point(p) for p in value.values()):

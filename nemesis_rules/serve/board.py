@@ -18,17 +18,30 @@ def board_data(rules: Ruleset, seen: dict[str, Any]) -> dict[str, Any]:
     printed links, every seen entity's name, and the text of the seat's own entities."""
     comp = rules.composition
     layout = layout_for(comp, seen["options"])
-    entities = seen["entities"]
-    names = {eid: rules.label(ent["component"] or eid) for eid, ent in entities.items()}
+    names = _words(rules, seen)
+    names.update((eid, rules.label(ent["component"] or eid)) for eid, ent in seen["entities"].items())
     return {"layout": layout, "ends": link_ends(comp, layout) if layout else {},
             "names": names, "texts": _texts(rules, seen, names)}
 
 
+def _words(rules: Ruleset, seen: dict[str, Any]) -> dict[str, str]:
+    """The label of every prop name, text prop value, zone and counter of the view (a page shows
+    them as they read in the table's language)."""
+    words = {z.partition("@")[0] for z in seen["zones"]} | set(seen["counters"])
+    for ent in seen["entities"].values():
+        for key, value in ent["props"].items():
+            words.add(key)
+            if isinstance(value, str):
+                words.add(value)
+    return {w: rules.label(w) for w in words}
+
+
 def _texts(rules: Ruleset, seen: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
-    """What the face of each entity in the seat's own zones reads (its kind's `text:`), and of each
-    entity an option of its decision names; an entity whose kind prints no text has none."""
-    me = _my_id(seen)
-    mine = [e for key, zone in seen["zones"].items() if me and key.endswith(f"@{me}")
+    """What the face of each seen entity in a player's zone reads (its kind's `text:`: the seat's
+    own hand and objectives, a card another shows), and of each entity an option of its decision
+    names; an entity whose kind prints no text has none. The view holds only what the seat sees."""
+    players = {eid for eid, ent in seen["entities"].items() if ent["kind"] == "player"}
+    mine = [e for key, zone in seen["zones"].items() if key.partition("@")[2] in players
             for e in zone.get("entities", ()) if isinstance(e, str)]
     mine += [r for option in (seen.get("decision") or {}).get("options") or () for r in refs(seen, option)]
     texts = {}
@@ -39,12 +52,6 @@ def _texts(rules: Ruleset, seen: dict[str, Any], names: dict[str, str]) -> dict[
             if text != names[eid]:
                 texts[eid] = text.removeprefix(f"{names[eid]}: ")
     return texts
-
-
-def _my_id(seen: dict[str, Any]) -> str | None:
-    players = [eid for eid, ent in seen["entities"].items() if ent["kind"] == "player"]
-    seat = seen["seat"]
-    return players[seat] if seat is not None and seat < len(players) else None
 
 
 def refs(seen: dict[str, Any], value: Any) -> list[str]:

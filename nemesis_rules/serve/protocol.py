@@ -85,9 +85,10 @@ _BOARD = {
                                                              "(docs/modding.md, Drawing the board), or null"},
         "ends": {"type": "object", "description": "each printed link of the layout: id -> [end a, end b, label at a, "
                                                   "label at b]"},
-        "names": {"type": "object", "description": "each entity of the view: id -> its name"},
-        "texts": {"type": "object", "description": "what the face of the seat's own entities and of the entities its "
-                                                   "options name reads: id -> text"},
+        "names": {"type": "object", "description": "each entity of the view: id -> its name; and the label of "
+                                                  "every prop, text prop value, zone and counter of the view"},
+        "texts": {"type": "object", "description": "what the face of each seen entity in a player's zone and of "
+                                                   "each entity the seat's options name reads: id -> text"},
     },
     "required": ["layout", "ends", "names", "texts"],
 }
