@@ -191,3 +191,12 @@ def test_a_whole_game_by_clicks_shows_no_other_seat_secret_and_its_end(tmp_path,
     ways, end = play_by_clicks(browser, tmp_path, seed=4, clicks=2000)
     assert ways["board"] + ways["hand"] > ways["list"], ways
     assert "Game over" in end and "Objective" in end, end  # who won and why; every seat's objectives
+
+
+def test_the_page_says_clearly_what_the_server_refused(tmp_path, browser):
+    with running_server(tmp_path / "tables") as port:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/?table=nosuch1&token=abc")
+        page.wait_for_selector("#error:not([hidden])", timeout=60_000)
+        assert page.get_attribute("#error", "data-code") == "unknown_table"
+        assert "There is no such table" in page.inner_text("#error")
