@@ -33,7 +33,7 @@ def walk_refs(modules: tuple[str, ...], seeds: range, **game_options) -> dict[st
 
 def test_every_option_of_random_base_games_names_existing_ids():
     named = walk_refs(("base",), range(4))
-    assert {"room_slot", "action_card", "intruder", "player"} <= set(named), named
+    assert {"room_slot", "action_card", "intruder", "item_card"} <= set(named), named
 
 
 @pytest.mark.slow

@@ -384,7 +384,8 @@ def _record_layout_spans(comp: Composition, raw: Any, file: str, name: str) -> N
         return
     for field, value in fields.items():
         comp.spans[("layouts", name, field)] = yaml_span(raw, ("layouts", name, field), file)
-        for key in value if isinstance(value, dict) else range(len(value)) if isinstance(value, list) else ():
+        keys = value if isinstance(value, dict) else range(len(value)) if isinstance(value, list) else ()
+        for key in keys:  # a place id, a zone, a list's index
             comp.spans[("layouts", name, field, key)] = yaml_span(raw, ("layouts", name, field, key), file)
 
 
