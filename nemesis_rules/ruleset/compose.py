@@ -48,6 +48,7 @@ class Composition:
     zones: dict[str, Declared] = attrs.Factory(dict)  # ZoneSpec
     counters: dict[str, Declared] = attrs.Factory(dict)  # CounterSpec
     dice: dict[str, Declared] = attrs.Factory(dict)  # tuple of faces
+    layouts: dict[str, Declared] = attrs.Factory(dict)  # how a frontend draws a board (ruleset/layout.py)
     components: dict[str, Component] = attrs.Factory(dict)
     options: dict[str, OptionSpec] = attrs.Factory(dict)
     players: PlayerRange = attrs.Factory(PlayerRange)
@@ -314,6 +315,9 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
             _declare(comp.counters, name, spec, src.id, at("counters", name), comp, "counter")
         for name, faces in record.dice.items():
             _declare(comp.dice, name, faces, src.id, at("dice", name), comp, "die")
+        for name, layout in record.layouts.items():
+            _declare(comp.layouts, name, _json_like(layout), src.id, at("layouts", name), comp, "layout")
+            _record_layout_spans(comp, raw, file, name)
         for i, cid in enumerate(record.remove):
             if comp.components.pop(cid, None) is None:
                 hint = did_you_mean(cid, comp.components)
@@ -362,6 +366,27 @@ def _record_spans(comp: Composition, raw: Any, file: str) -> None:
                 if isinstance(value, dict):
                     for key in value:
                         comp.spans[(section, name, field, key)] = yaml_span(raw, (section, name, field, key), file)
+
+
+def _json_like(value: Any) -> Any:
+    """Plain dicts and lists all the way down (a layout is handed to frontends as JSON)."""
+    if isinstance(value, dict):
+        return {k: _json_like(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_like(v) for v in value]
+    return value
+
+
+def _record_layout_spans(comp: Composition, raw: Any, file: str, name: str) -> None:
+    """The place of each field of a layout and of each key under it (a place id, a zone)."""
+    fields = raw["layouts"][name]
+    if not isinstance(fields, dict):
+        return
+    for field, value in fields.items():
+        comp.spans[("layouts", name, field)] = yaml_span(raw, ("layouts", name, field), file)
+        keys = value if isinstance(value, dict) else range(len(value)) if isinstance(value, list) else ()
+        for key in keys:  # a place id, a zone, a list's index
+            comp.spans[("layouts", name, field, key)] = yaml_span(raw, ("layouts", name, field, key), file)
 
 
 def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> None:

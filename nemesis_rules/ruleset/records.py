@@ -148,6 +148,8 @@ class ComponentFile:
     dice: dict[str, tuple[int | str, ...]] = attrs.Factory(dict)
     components: tuple[dict[str, Any], ...] = ()  # structured one by one (script fields vary)
     remove: tuple[str, ...] = ()
+    # how a frontend draws a board: {name: plain data}, checked by ruleset/layout.py (docs/modding.md)
+    layouts: dict[str, dict[str, Any]] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -13,6 +13,7 @@ from nemesis_rules.engine import limits
 from nemesis_rules.engine.compile import STEP_EVENTS, lays_links
 from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, script_procs
+from nemesis_rules.ruleset.layout import check_layouts
 from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
 
 BASE_LANG = "en"
@@ -34,6 +35,7 @@ def validate(comp: Composition, focus: str | None = None) -> Environment:
         return env  # names are missing from files that did not parse: checking scripts would cascade
     _check_report(comp, env)
     _check_screen(comp, env)
+    check_layouts(comp)
     _check_scripts(comp, env)
     _check_catalogs(comp, env, focus)
     _unused_components(comp, env)

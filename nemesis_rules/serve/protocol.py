@@ -53,8 +53,13 @@ _DECISION = {
     "type": ["object", "null"],
     "properties": {"id": _INT, "player": {"type": "integer"}, "prompt": {"type": "string"},
                    "options": {"type": "array", "items": {
-                       "type": "object", "properties": {"index": _INT, "label": {"type": "string"}},
-                       "required": ["index", "label"]}}},
+                       "type": "object", "properties": {
+                           "index": _INT, "label": {"type": "string"},
+                           "value": {"description": "the option's value as the view shows it (a hidden entity is its "
+                                                    "placeholder); a list for a tuple"},
+                           "refs": {"type": "array", "items": {"type": "string"},
+                                    "description": "the entity ids of the view the value names, in order"}},
+                       "required": ["index", "label", "value", "refs"]}}},
     "required": ["id", "player", "prompt"],
 }
 _SCREEN = {
@@ -72,6 +77,22 @@ _SCREEN = {
     "required": ["title", "counters", "panels", "zones", "log"],
 }
 
+_BOARD = {
+    "type": "object",
+    "description": "what a page needs to draw the board and the seat from the view",
+    "properties": {
+        "layout": {"type": ["object", "null"], "description": "the modules' layout that fits the game's options "
+                                                             "(docs/modding.md, Drawing the board), or null"},
+        "ends": {"type": "object", "description": "each printed link of the layout: id -> [end a, end b, label at a, "
+                                                  "label at b]"},
+        "names": {"type": "object", "description": "each entity of the view: id -> its name; and the label of "
+                                                  "every prop, text prop value, zone and counter of the view"},
+        "texts": {"type": "object", "description": "what the face of each seen entity in a player's zone and of "
+                                                   "each entity the seat's options name reads: id -> text"},
+    },
+    "required": ["layout", "ends", "names", "texts"],
+}
+
 SERVER = {
     "welcome": _message("welcome", {"server": {"type": "string"}}, ["protocol", "server"]),
     "created": _message("created", {"table": _ID, "seats": {"type": "array", "items": {
@@ -81,11 +102,11 @@ SERVER = {
     "update": _message("update", {
         "table": _ID, "seat": {"type": ["integer", "null"]},
         "view": {"type": "object", "description": "Game.view(seat): all this seat may see"},
-        "decision": _DECISION, "screen": _SCREEN,
+        "decision": _DECISION, "screen": _SCREEN, "board": _BOARD,
         "result": {"type": ["object", "null"], "properties": {
             "reason": {"type": "string"}, "winners": {"type": "array", "items": {"type": "integer"}},
             "text": {"type": "string"}}},
-    }, ["table", "seat", "view", "decision", "screen", "result"]),
+    }, ["table", "seat", "view", "decision", "screen", "result", "board"]),
     "error": _message("error", {
         "code": {"enum": ["bad_json", "bad_message", "protocol", "bad_ruleset", "unknown_table", "bad_token",
                           "not_joined", "not_your_decision", "stale_decision", "illegal_option", "game_over",

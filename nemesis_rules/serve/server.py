@@ -27,6 +27,7 @@ from websockets.http11 import Request, Response
 
 from nemesis_rules.cli import render
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
+from nemesis_rules.serve import board
 from nemesis_rules.serve.protocol import PROTOCOL, ProtocolError, check_client
 from nemesis_rules.serve.tables import Table, Tables
 from nemesis_rules.version import __version__
@@ -188,7 +189,7 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
     if d is not None:
         decision = {"id": table.decision_id, "player": d.player, "prompt": render.question(rules, d)}
         if d.player == seat:
-            decision["options"] = [{"index": o.index, "label": render.option_label(rules, seen, o)} for o in d.options]
+            decision["options"] = board.options(rules, seen, d)
     result = game.result if game.over else None
     if result is not None:
         winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"])
@@ -196,7 +197,8 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
                   "text": render.words(rules, "game_over", reason=rules.label(result["reason"]),
                                        winners=winners or render.words(rules, "nobody"))}
     return {"type": "update", "protocol": PROTOCOL, "table": table.id, "seat": seat, "view": seen,
-            "decision": decision, "screen": render.screen_data(rules, seen), "result": result}
+            "decision": decision, "screen": render.screen_data(rules, seen), "result": result,
+            "board": board.board_data(rules, seen)}
 
 
 async def run(tables: Tables, host: str, port: int, ready=print) -> None:

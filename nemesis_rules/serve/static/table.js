@@ -1,78 +1,460 @@
 // The reference client of the `nemesis serve` protocol (docs/protocol.md): it joins a seat with
-// its token (or watches), draws what the server sends for this seat, and offers the current
-// decision's options as buttons. It knows no game: every word and row comes from the server.
+// its token (or watches) and draws what the server sends for this seat: the board from the
+// modules' layout (update.board, docs/modding.md "Drawing the board"), the seat's own cards, the
+// other seats' public facts and the whole log. It knows no game: every word comes from the
+// server, every shape from the layout, and a click on a drawn entity chooses the option whose
+// `refs` name it.
 "use strict";
 
 const PROTOCOL = 1;
+const SVG = "http://www.w3.org/2000/svg";
+const PLACE_W = 124, PLACE_H = 88; // a place drawn as a box (a grid place is a hex of the grid's size)
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
 let current = null; // the latest update
+let lastTurnLog = null; // the log's length when this seat last chose (the "since your last turn" mark)
+const turnKey = `nemesis-last-turn:${params.get("table")}:${params.get("token") || "watch"}`;
+try { lastTurnLog = JSON.parse(sessionStorage.getItem(turnKey)); } catch (e) { lastTurnLog = null; }
+
+// What the page says for each error code of the server (docs/protocol.md, `error`).
+const ERRORS = {
+  bad_json: "The server could not read a message of this page.",
+  bad_message: "The server refused a message of this page",
+  protocol: "This page speaks another protocol version than the server: reload the page.",
+  bad_ruleset: "These modules do not make a game",
+  unknown_table: "There is no such table (it may have been idle too long and dropped).",
+  bad_token: "This seat's link is not valid for this table.",
+  not_joined: "Join a seat or watch a table first.",
+  not_your_decision: "It is not your decision.",
+  stale_decision: "The game moved on before your choice arrived: choose again.",
+  illegal_option: "That option is not offered.",
+  game_over: "The game is over.",
+  bad_option: "The rules have no such game option",
+  too_many_tables: "The server holds as many tables as it can: try again later.",
+  rate_limited: "Too many messages at once: wait a moment and try again.",
+};
 
 function send(message) {
   socket.send(JSON.stringify({ protocol: PROTOCOL, ...message }));
 }
 
-function cell(tag, text) {
-  const el = document.createElement(tag);
-  el.textContent = text;
-  return el;
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// ---- reading the view
+const word = (u, key) => (u.board.names[key] !== undefined ? u.board.names[key] : String(key).replace(/_/g, " "));
+const owner = (zoneKey) => zoneKey.split("@")[1];
+const zoneName = (zoneKey) => zoneKey.split("@")[0];
+const members = (zone) => (zone && zone.entities) || [];
+
+function players(view) {
+  return Object.keys(view.entities).filter((id) => view.entities[id].kind === "player");
+}
+
+function myId(view) {
+  return view.seat === null ? null : players(view)[view.seat];
+}
+
+function colourOf(value) {
+  if (typeof value !== "string") return null;
+  if (CSS.supports("color", value)) return value;
+  let h = 0;
+  for (const c of value) h = (h * 31 + c.charCodeAt(0)) % 360;
+  return `hsl(${h} 55% 55%)`;
+}
+
+function propsText(u, props) {
+  return Object.entries(props)
+    .filter(([, v]) => v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => `${word(u, k)}: ${v === true ? "✓" : Array.isArray(v) ? v.map((x) => word(u, x)).join(", ") : word(u, v)}`)
+    .join(" · ");
+}
+
+// ---- choosing: options and the ids they name
+function myOptions(u) {
+  return (u.decision && u.decision.options) || [];
+}
+
+function optionsNaming(u, id) {
+  return myOptions(u).filter((o) => o.refs.includes(id));
+}
+
+function choose(u, option) {
+  lastTurnLog = u.view.log.length;
+  sessionStorage.setItem(turnKey, JSON.stringify(lastTurnLog));
+  send({ type: "choose", decision: u.decision.id, option: option.index });
+}
+
+// A click on an entity: the one option naming it is chosen; several are left in the list, marked.
+function clickRef(id) {
+  const u = current;
+  const found = optionsNaming(u, id);
+  if (found.length === 1) return choose(u, found[0]);
+  document.querySelectorAll("#options button").forEach((b) => {
+    b.classList.toggle("narrowed", found.some((o) => String(o.index) === b.dataset.index));
+  });
+  $("hint").textContent = found.length ? `${found.length} options name ${word(u, id)}: pick one below.` : "";
+}
+
+function clickable(node, u, id) {
+  node.dataset.ref = id;
+  if (optionsNaming(u, id).length) {
+    node.classList.add("target");
+    node.addEventListener("click", (event) => { event.stopPropagation(); clickRef(id); });
+  }
+  return node;
+}
+
+// ---- the board
+function positions(u) {
+  const layout = u.board.layout, view = u.view, at = {};
+  Object.entries(layout.places || {}).forEach(([id, p]) => { at[id] = p; });
+  const grid = layout.grid;
+  if (grid) {
+    const w = Math.sqrt(3) * grid.size, shifted = grid.shifted_rows === "even" ? 0 : 1;
+    Object.entries(view.entities).filter(([, e]) => e.kind === grid.kind).forEach(([id, e]) => {
+      const row = e.props[grid.row], col = e.props[grid.column];
+      at[id] = [w * (col + 0.5 + (row % 2 === shifted ? 0.5 : 0)) + 10, grid.size * (1 + 1.5 * row) + 10];
+    });
+  }
+  return at;
+}
+
+function links(u) {
+  const rows = Object.entries(u.board.ends).map(([id, [a, b, la, lb]]) => ({ id, a, b, la, lb }));
+  (u.view.links || []).forEach(([id, a, b, la, lb]) => rows.push({ id, a, b, la, lb }));
+  return rows;
+}
+
+function labelText(label) {
+  return Array.isArray(label) ? label.join(",") : label === null || label === undefined ? "" : String(label);
+}
+
+function drawBoard(u) {
+  const board = $("board"), layout = u.board.layout;
+  board.replaceChildren();
+  if (!layout) { board.hidden = true; return; }
+  board.hidden = false;
+  board.setAttribute("viewBox", `0 0 ${layout.size[0]} ${layout.size[1]}`);
+  const at = positions(u), view = u.view;
+  const linkKinds = new Set(layout.links || []), stubKinds = new Set(layout.stubs || []);
+  const kindOf = (id) => (view.entities[id] || {}).kind;
+  const linkLayer = svg("g", { class: "links" }), placeLayer = svg("g", { class: "places" });
+  const thingLayer = svg("g", { class: "things" });
+  board.append(linkLayer, placeLayer, thingLayer);
+  const midpoints = {};
+  links(u).forEach((l) => {
+    if (!at[l.a] || !at[l.b]) return;
+    const [x1, y1] = at[l.a], [x2, y2] = at[l.b];
+    if (stubKinds.has(kindOf(l.id)) && !linkKinds.has(kindOf(l.id))) {
+      const g = clickable(svg("g", { class: "stub" }), u, l.id);
+      g.append(svg("circle", { cx: x1 - PLACE_W / 2 + 10, cy: y1 - PLACE_H / 2 + 10, r: 9 }),
+        svg("text", { x: x1 - PLACE_W / 2 + 10, y: y1 - PLACE_H / 2 + 14, "text-anchor": "middle" }, labelText(l.la)),
+        svg("title", {}, word(u, l.id)));
+      placeLayer.append(g);
+      return;
+    }
+    const laid = !layout.laid || members(view.zones[`${layout.laid}@${l.id}`]).length > 0;
+    const g = clickable(svg("g", { class: laid ? "link" : "link unlaid" }), u, l.id);
+    g.append(svg("line", { x1, y1, x2, y2 }), svg("title", {}, word(u, l.id)));
+    if (laid && layout.numbers !== false) {
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+      const out = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) + 12; // past the box
+      const t = Math.min(0.45, out / len);
+      [[l.la, t], [l.lb, 1 - t]].forEach(([label, at]) => {
+        const text = labelText(label);
+        if (text) g.append(svg("text", { x: x1 + (x2 - x1) * at, y: y1 + (y2 - y1) * at + 4, class: "number" }, text));
+      });
+    }
+    linkLayer.append(g);
+    midpoints[l.id] = [(x1 + x2) / 2, (y1 + y2) / 2];
+  });
+  Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p)));
+  Object.entries(view.zones).forEach(([key, zone]) => {
+    const where = owner(key);
+    if (!where || (layout.tiles || []).includes(zoneName(key)) || (layout.hidden || []).includes(zoneName(key))) return;
+    if (key.startsWith(`${layout.laid}@`)) return;
+    const things = members(zone);
+    if (!things.length) return;
+    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] + 2, PLACE_W - 12);
+    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60);
+  });
+  drawTracks(u, board);
+  drawPiles(u, board);
+}
+
+function face(u, id) {
+  const layout = u.board.layout;
+  for (const z of layout.tiles || []) {
+    const m = members(u.view.zones[`${z}@${id}`]);
+    if (m.length) return m[0];
+  }
+  return null;
+}
+
+function drawPlace(u, id, [x, y]) {
+  const layout = u.board.layout, view = u.view;
+  const shown = face(u, id);
+  const g = clickable(svg("g", { class: "place" }), u, id);
+  const grid = layout.grid && view.entities[id] && view.entities[id].kind === layout.grid.kind;
+  let fill = null, mark = false, title = word(u, id), hidden = false;
+  if (typeof shown === "string" && view.entities[shown]) {
+    const props = view.entities[shown].props, f = layout.face || {};
+    fill = f.colour ? colourOf(props[f.colour]) : null;
+    mark = f.mark ? props[f.mark] === true : false;
+    title = word(u, shown);
+  } else if (shown) {
+    hidden = true;
+    title = "?";
+  } else if (grid) {
+    g.classList.add("empty");
+  }
+  if (grid) {
+    const r = layout.grid.size, pts = [];
+    for (let i = 0; i < 6; i++) {
+      const a = Math.PI / 180 * (60 * i - 90);
+      pts.push(`${x + r * Math.cos(a)},${y + r * Math.sin(a)}`);
+    }
+    g.append(svg("polygon", { points: pts.join(" ") }));
+  } else {
+    g.append(svg("rect", { x: x - PLACE_W / 2, y: y - PLACE_H / 2, width: PLACE_W, height: PLACE_H, rx: 8 }));
+  }
+  if (hidden) g.classList.add("hidden-face");
+  if (fill) g.style.setProperty("--face", fill);
+  if (shown || !grid) {
+    const number = view.entities[id] && view.entities[id].props.number;
+    const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
+    g.append(svg("text", { x, y: y - PLACE_H / 2 + 22, "text-anchor": "middle", class: "place-name" }, name.slice(0, 22)));
+  }
+  if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
+  g.append(svg("title", {}, title));
+  return g;
+}
+
+// Figures as discs (their colour, their injuries), everything else as a small labelled chip.
+function drawThings(u, layer, things, x0, y0, width) {
+  const layout = u.board.layout, fig = layout.figures || {}, view = u.view;
+  let x = x0, y = y0;
+  things.forEach((t) => {
+    const ent = typeof t === "string" ? view.entities[t] : null;
+    const isFigure = ent && (fig.kinds || []).includes(ent.kind);
+    const name = ent ? word(u, t) : "?";
+    const w = isFigure ? 22 : Math.min(width, 8 + 6.2 * Math.min(name.length, 12));
+    if (x + w > x0 + width) { x = x0; y += 22; }
+    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : "chip" }), u, t) : svg("g", { class: "chip" });
+    if (isFigure) {
+      const c = colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component);
+      g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: c }),
+        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, name.slice(0, 2)));
+      const injuries = fig.injuries ? ent.props[fig.injuries] : 0;
+      if (injuries) g.append(svg("text", { x: x + 18, y: y + 4, class: "injuries" }, `✕${injuries}`));
+    } else {
+      const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
+      const text = (badge.length ? `${name}: ${word(u, badge[0])}` : name).slice(0, 14);
+      g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, text));
+    }
+    g.append(svg("title", {}, ent ? `${name}${propsText(u, ent.props) ? ` — ${propsText(u, ent.props)}` : ""}` : name));
+    layer.append(g);
+    x += w + 4;
+  });
+}
+
+function drawTracks(u, board) {
+  (u.board.layout.tracks || []).forEach((t) => {
+    const value = u.view.counters[t.counter];
+    const ent = t.entity ? u.view.entities[t.entity] : null;
+    const spaces = ent && t.spaces ? ent.props[t.spaces] : null;
+    const g = svg("g", { class: "track" });
+    g.append(svg("text", { x: t.at[0], y: t.at[1] - 4 }, `${word(u, t.counter)}: ${value === undefined ? "-" : value}`));
+    const n = spaces || 0, cell = Math.min(12, 190 / Math.max(n, 1));
+    for (let i = 1; i <= n; i++) {
+      g.append(svg("rect", { x: t.at[0] + (i - 1) * cell, y: t.at[1], width: cell - 1, height: 12,
+        class: i === value ? "on" : "" }));
+    }
+    board.append(g);
+  });
+}
+
+function drawPiles(u, board) {
+  Object.entries(u.board.layout.piles || {}).forEach(([zone, [x, y]]) => {
+    const z = u.view.zones[zone];
+    const g = svg("g", { class: "pile" });
+    g.append(svg("rect", { x, y, width: 190, height: 38, rx: 4 }),
+      svg("text", { x: x + 8, y: y + 16 }, word(u, zone)),
+      svg("text", { x: x + 8, y: y + 32, class: "count" }, z ? String(z.size) : "-"));
+    board.append(g);
+  });
+}
+
+// ---- the seat and the others
+function cardItem(u, entry) {
+  const li = el("li", null, "card");
+  if (typeof entry !== "string") {
+    li.textContent = `? ${word(u, entry.face_down || "")}${entry.back ? ` (${word(u, entry.back)})` : ""}`;
+    return li;
+  }
+  const ent = u.view.entities[entry] || { props: {} };
+  li.append(el("b", word(u, entry)));
+  if (u.board.texts[entry]) li.append(el("div", u.board.texts[entry], "text"));
+  const props = propsText(u, ent.props);
+  if (props) li.append(el("div", props, "props"));
+  Object.entries(u.view.zones).filter(([k]) => owner(k) === entry).forEach(([k, z]) => {
+    li.append(el("div", `${word(u, zoneName(k))}: ${z.size}`, "props")); // ammo, tokens on it
+  });
+  return clickable(li, u, entry);
+}
+
+function zonesOf(u, who, withCards) {
+  const box = el("div");
+  Object.entries(u.view.zones).filter(([k, z]) => owner(k) === who && z.size).forEach(([k, z]) => {
+    box.append(el("h3", `${word(u, zoneName(k))} (${z.size})`));
+    if (withCards && z.entities) {
+      const ul = el("ul", null, "cards");
+      z.entities.forEach((e) => ul.append(cardItem(u, e)));
+      box.append(ul);
+    } else if (z.entities || z.public || z.backs) {
+      const shown = (z.entities || z.public || []).map((e) => (typeof e === "string" ? word(u, e) : "?"));
+      if (z.backs) shown.push(...z.backs.filter((b) => b).map((b) => `? (${word(u, b)})`));
+      box.append(el("p", shown.join(", "), "props"));
+    }
+  });
+  return box;
+}
+
+function playerCard(u, id) {
+  const ent = u.view.entities[id];
+  const div = el("div", null, "player");
+  const character = ent.props.character;
+  div.append(el("h3", `${word(u, id)}${typeof character === "string" ? ` — ${word(u, character)}` : ""}`));
+  div.append(el("p", propsText(u, Object.fromEntries(Object.entries(ent.props).filter(([k]) => k !== "character"))), "props"));
+  return div;
+}
+
+function drawSeat(u) {
+  const me = myId(u.view);
+  $("seat").hidden = !me;
+  if (me) $("me").replaceChildren(playerCard(u, me), zonesOf(u, me, true));
+  $("others").replaceChildren(...players(u.view).filter((p) => p !== me).map((p) => {
+    const box = playerCard(u, p);
+    box.append(zonesOf(u, p, false));
+    return box;
+  }));
+}
+
+// ---- the decision, the turn, the history
+function drawDecision(u) {
+  const d = u.decision, mine = myOptions(u).length > 0;
+  $("prompt").textContent = !d ? "" : mine ? d.prompt : `Waiting for ${word(u, players(u.view)[d.player] || "")}: ${d.prompt}`;
+  $("hint").textContent = mine && myOptions(u).some((o) => o.refs.length) ? "Click a highlighted place, card or figure, or an option below." : "";
+  $("options").replaceChildren(...myOptions(u).map((o) => {
+    const button = el("button", o.label);
+    button.dataset.index = o.index;
+    button.addEventListener("click", () => choose(u, o));
+    button.addEventListener("mouseenter", () => o.refs.forEach((r) => document.querySelectorAll(`[data-ref="${CSS.escape(r)}"]`).forEach((n) => n.classList.add("hover"))));
+    button.addEventListener("mouseleave", () => document.querySelectorAll(".hover").forEach((n) => n.classList.remove("hover")));
+    return button;
+  }));
+  $("decision").hidden = !d;
+  const turn = $("turn");
+  turn.hidden = !d;
+  turn.className = mine ? "mine" : "";
+  turn.textContent = !d ? "" : mine ? `Your turn — ${d.prompt}` : `${word(u, players(u.view)[d.player] || "")} is deciding`;
+  document.body.classList.toggle("my-turn", mine);
+}
+
+function drawHistory(u) {
+  const filter = $("filter").value.trim().toLowerCase();
+  const items = [];
+  u.view.log.forEach((entry, i) => {
+    if (i === lastTurnLog && i < u.view.log.length) items.push(el("li", "— since your last turn —", "since"));
+    if (filter && !entry.text.toLowerCase().includes(filter)) return;
+    const li = el("li", entry.text);
+    if (lastTurnLog !== null && i >= lastTurnLog) li.classList.add("new");
+    items.push(li);
+  });
+  const box = $("history"), atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 20;
+  box.replaceChildren(...items);
+  if (atEnd) box.scrollTop = box.scrollHeight;
+}
+
+function drawResult(u) {
+  const box = $("result");
+  box.hidden = !u.result;
+  if (!u.result) return;
+  box.replaceChildren(el("h2", u.result.text));
+  players(u.view).forEach((p, seat) => {
+    const div = playerCard(u, p);
+    div.classList.toggle("winner", u.result.winners.includes(seat));
+    div.append(zonesOf(u, p, true));
+    box.append(div);
+  });
+}
+
+function drawScreen(u) {
+  const screen = u.screen;
+  $("title").textContent = screen.title;
+  $("counters").textContent = screen.counters.map(([k, v]) => `${k}: ${v}`).join("   ");
+  $("panels").replaceChildren(...(u.board.layout ? [] : screen.panels.map(drawPanel)));
 }
 
 function drawPanel(panel) {
-  const table = document.createElement("table");
-  if (panel.title) table.append(cell("caption", panel.title));
+  const table = el("table");
+  if (panel.title) table.append(el("caption", panel.title));
   if (panel.columns.length) {
     const head = table.insertRow();
-    panel.columns.forEach((c) => head.append(cell("th", c)));
+    panel.columns.forEach((c) => head.append(el("th", c)));
   }
   panel.rows.forEach((row) => {
     const tr = table.insertRow();
-    row.forEach((c) => tr.append(cell("td", c)));
+    row.forEach((c) => tr.append(el("td", c)));
   });
   return table;
 }
 
-function drawList(id, lines) {
-  $(id).replaceChildren(...lines.map((line) => cell("li", line)));
-}
-
 function draw(update) {
   current = update;
-  const screen = update.screen;
-  $("title").textContent = screen.title;
-  $("counters").textContent = screen.counters.map(([k, v]) => `${k}: ${v}`).join("   ");
-  $("panels").replaceChildren(...screen.panels.map(drawPanel));
-  drawList("zones", screen.zones);
-  drawList("log", screen.log);
-  const d = update.decision;
-  $("prompt").textContent = !d ? "" : d.options ? d.prompt : `Waiting for player ${d.player + 1}: ${d.prompt}`;
-  $("options").replaceChildren(...(d && d.options ? d.options : []).map((o) => {
-    const button = cell("button", o.label);
-    button.dataset.index = o.index;
-    button.addEventListener("click", () => send({ type: "choose", decision: d.id, option: o.index }));
-    return button;
-  }));
-  $("decision").hidden = !d;
-  $("result").hidden = !update.result;
-  $("result").textContent = update.result ? update.result.text : "";
+  drawScreen(update);
+  drawBoard(update);
+  drawSeat(update);
+  drawDecision(update);
+  drawHistory(update);
+  drawResult(update);
   $("table").hidden = false;
-  document.body.dataset.decision = d ? d.id : "over"; // lets a test wait for the next update
+  document.body.dataset.decision = update.decision ? update.decision.id : "over"; // lets a test wait for the next update
+}
+
+function showError(m) {
+  const text = ERRORS[m.code] || "The server refused this";
+  $("error").hidden = false;
+  $("error").textContent = text.endsWith(".") || text.endsWith(":") ? `${text} (${m.message})` : `${text}: ${m.message}`;
+  $("error").dataset.code = m.code;
 }
 
 function showLinks(created) {
   $("links").replaceChildren(...created.seats.map((s) => {
-    const li = cell("li", `Seat ${s.seat + 1} (${s.kind}) `);
+    const li = el("li", `Seat ${s.seat + 1} (${s.kind}) `);
     if (s.token) {
-      const a = cell("a", "join");
+      const a = el("a", "join");
       a.href = `?table=${created.table}&token=${encodeURIComponent(s.token)}`;
       li.append(a);
     }
     return li;
   }));
-  const watch = cell("a", "watch");
+  const watch = el("a", "watch");
   watch.href = `?table=${created.table}`;
-  $("links").append(cell("li", "Spectators: "), watch);
+  $("links").append(el("li", "Spectators: "), watch);
 }
 
 socket.addEventListener("open", () => {
@@ -81,18 +463,20 @@ socket.addEventListener("open", () => {
   else if (params.get("table")) send({ type: "watch", table: params.get("table") });
   else $("create").hidden = false;
 });
-socket.addEventListener("close", () => { $("status").textContent = "disconnected"; });
+socket.addEventListener("close", () => { $("status").textContent = "disconnected: reload the page to reconnect"; });
 socket.addEventListener("message", (event) => {
   const m = JSON.parse(event.data);
   if (m.type === "update") { $("error").hidden = true; draw(m); }
   else if (m.type === "joined") $("status").textContent = m.seat === null ? "watching" : `seat ${m.seat + 1}`;
   else if (m.type === "created") showLinks(m);
-  else if (m.type === "error") { $("error").hidden = false; $("error").textContent = `${m.code}: ${m.message}`; }
+  else if (m.type === "error") showError(m);
 });
 
+$("filter").addEventListener("input", () => { if (current) drawHistory(current); });
 $("create-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   const list = (name) => form.get(name).split(",").map((s) => s.trim()).filter(Boolean);
-  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0 });
+  const options = Object.fromEntries(list("options").map((kv) => kv.split("=").map((s) => s.trim())));
+  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0, options });
 });
