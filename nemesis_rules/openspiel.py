@@ -16,11 +16,12 @@ the order `Game.chance_outcomes()` gives them). Observations are built from the 
 (`Game.view`), so an agent sees what a player may see and no more: as JSON text, or as a
 fixed-length vector (`ViewEncoder`).
 
-With the `openspiel` extra installed, importing this module registers every ruleset under
-`rulesets/` as a pyspiel Python game `nemesis_<id>` (`register_games()`, `NemesisSpielGame`):
+With the `openspiel` extra installed, importing this module registers one pyspiel Python game per
+playable root module under `rulesets/` (`nemesis` for base, `nemesis_lockdown`,
+`nemesis_retaliation`) and `nemesis_modules` for any module list (`register_games()`); the
+expansions, players, mode and options are game parameters (docs/research.md):
 
-    pyspiel.load_game("nemesis_base", {"modules": "base+tests/fixtures/base_testboard",
-                                        "players": 4, "options": "mode:coop"})
+    pyspiel.load_game("nemesis(players=4,modules=aftermath+carnomorphs,mode=coop)")
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ import json
 from functools import cache
 from typing import Any
 
+import attrs
+
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.paths import rulesets_dir
+from nemesis_rules.ruleset.load import load_manifest
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
@@ -223,9 +227,46 @@ def _option_value(text: str) -> Any:
         return text
 
 
-def ruleset_ids() -> list[str]:
-    """The module ids under rulesets/, each a pyspiel game `nemesis_<id>`."""
-    return sorted(p.name for p in rulesets_dir().iterdir() if (p / "module.yaml").is_file())
+GENERIC_GAME = "nemesis_modules"  # any module list, a mod's folder or a test fixture among them
+
+
+@attrs.frozen
+class RootGame:
+    """A playable root module (its module.yaml names an `entry`) as one OpenSpiel game: the
+    expansions, player count and options are the game's parameters."""
+
+    name: str  # the pyspiel short name: `nemesis` for base, `nemesis_<id>` for the others
+    module: str  # its module id
+    options: dict[str, Any]  # its declared options with the game's default values
+
+
+# DECISION (RL1): Lockdown's printed board is not known, and its setup refuses it (rulesets/lockdown
+# README, `board: main`); its game defaults to the provisional board so that the name loads as is.
+ROOT_DEFAULTS = {"lockdown": {"board": "provisional"}}
+
+
+def root_games() -> list[RootGame]:
+    """The module ids under rulesets/ that are playable on their own (an `entry` procedure),
+    each as an OpenSpiel game; libraries, expansions and adapters are loaded through them."""
+    games = []
+    for folder in sorted(rulesets_dir().iterdir()):
+        manifest = load_manifest(folder) if folder.is_dir() else None
+        if manifest is None or manifest.entry is None:
+            continue
+        options = {name: spec.default for name, spec in manifest.options.items()}
+        options.update(ROOT_DEFAULTS.get(manifest.id, {}))
+        name = "nemesis" if manifest.id == "base" else f"nemesis_{manifest.id}"
+        games.append(RootGame(name, manifest.id, options))
+    return games
+
+
+def game_modules(root: str | None, extra: str) -> tuple[str, ...]:
+    """The modules a game parameter `modules` names (ids or folders joined by `+`), on top of the
+    root game's module; the generic game (no root) needs at least one."""
+    named = tuple(m.strip() for m in extra.split("+") if m.strip())
+    if root is None and not named:
+        raise RulesError(f"{GENERIC_GAME} needs modules, e.g. {GENERIC_GAME}(modules=base)")
+    return named if root is None else (root, *named)
 
 
 try:
@@ -236,11 +277,14 @@ except ImportError:  # the `openspiel` extra is not installed: SpielState still 
 
 
 def register_games() -> list[str]:
-    """Register every ruleset as a pyspiel game `nemesis_<id>` (once); returns the names.
+    """Register each root game (`root_games()`) and the generic game `nemesis_modules` with pyspiel
+    (once); returns their names.
 
-    Parameters: `modules` (ids or folders joined by `+`; default: the ruleset's id), `players`,
-    `seed` (shuffles; rolls and draws are chance nodes), `options` (`name:value;...`), `lang`,
-    `max_actions` (bound on options and outcomes) and `max_game_length`.
+    Parameters (docs/research.md): `players`, `modules` (expansions and variants on top of the
+    root, ids or folders joined by `+`; the generic game's whole list), one parameter per option
+    the root module declares (`mode`, `board`), `options` (any other option, `name:value;...`),
+    `seed` (shuffles; rolls and draws are chance nodes), `lang`, `max_actions` (bound on options
+    and outcomes) and `max_game_length`.
 
     Raises:
         RulesError: pyspiel is not installed (`pip install 'nemesis-rules[openspiel]'`).
@@ -248,18 +292,19 @@ def register_games() -> list[str]:
     if pyspiel is None:
         raise RulesError("OpenSpiel is not installed: pip install 'nemesis-rules[openspiel]'")
     known = {g.short_name for g in pyspiel.registered_games()}
-    names = []
-    for rid in ruleset_ids():
-        game_type = _game_type(rid)
-        if game_type.short_name not in known:
-            pyspiel.register_game(game_type, type(f"NemesisSpielGame_{rid}", (NemesisSpielGame,), {"rid": rid}))
-        names.append(game_type.short_name)
-    return names
+    games = [*root_games(), RootGame(GENERIC_GAME, "", {})]
+    for root in games:
+        if root.name not in known:
+            cls = type(f"NemesisSpielGame_{root.name}", (NemesisSpielGame,), {"root": root})
+            pyspiel.register_game(_game_type(root), cls)
+    return [root.name for root in games]
 
 
-def _game_type(rid: str):
+def _game_type(root: RootGame):
+    params = {"players": 2, "modules": "base" if not root.module else "", **root.options, "options": "",
+              "seed": 0, "lang": "en", "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
     return pyspiel.GameType(
-        short_name=f"nemesis_{rid}", long_name=f"nemesis-rules {rid}",
+        short_name=root.name, long_name=f"nemesis-rules {root.module or 'modules'}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -268,29 +313,28 @@ def _game_type(rid: str):
         max_num_players=8, min_num_players=1,  # the ruleset's own range is checked on loading
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"modules": rid, "players": 2, "seed": 0, "options": "", "lang": "en",
-                                 "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH})
+        parameter_specification=params)
 
 
 if pyspiel is not None:
 
     class NemesisSpielGame(pyspiel.Game):
-        """One ruleset, player count, seed and options as a pyspiel game (a subclass per
-        ruleset id `rid` is registered)."""
+        """A root game (`root`) with its parameters' modules, players, seed and options (a
+        subclass per root game is registered)."""
 
-        rid = "base"
+        root = RootGame(GENERIC_GAME, "", {})
 
         def __init__(self, params: dict[str, Any]) -> None:
-            modules = tuple(m for m in str(params["modules"]).split("+") if m)
+            modules = game_modules(self.root.module or None, str(params["modules"]))
             rules = cached_rules(modules, params["lang"])
-            self.initial = SpielState.new(rules, params["players"], params["seed"],
-                                          **parse_options(params["options"]))
+            options = {name: params[name] for name in self.root.options} | parse_options(params["options"])
+            self.initial = SpielState.new(rules, params["players"], params["seed"], **options)
             self.encoder = ViewEncoder(self.initial.game)
             info = pyspiel.GameInfo(
                 num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
                 num_players=params["players"], min_utility=0.0, max_utility=1.0, utility_sum=None,
                 max_game_length=params["max_game_length"])
-            super().__init__(_game_type(self.rid), info, params)
+            super().__init__(_game_type(self.root), info, params)
 
         def new_initial_state(self) -> NemesisSpielState:
             return NemesisSpielState(self, self.initial.clone())
