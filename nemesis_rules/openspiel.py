@@ -164,9 +164,10 @@ class ViewEncoder:
     parts (`parts`): the seat (one-hot), each counter's value, each zone's size as the seat sees
     it (-1: it may not even count it), where the seat sees each component (its zone's place in
     `zones` plus one; 0: not seen), and the decision (1 if the seat is to choose, the number of
-    its options)."""
+    its options). Every bound is finite: a counter's declared range, a zone's size up to the number
+    of entities, a decision's options up to `max_actions`."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, max_actions: int = MAX_ACTIONS) -> None:
         self.players = game.state.players
         self.counters = sorted(game.state.counters)
         self.zones = sorted(game.state.zones)
@@ -176,11 +177,13 @@ class ViewEncoder:
                       "entities": len(self.entities), "decision": 2}
         self.size = sum(self.parts.values())
         limits = game.rules.program.counters
-        inf = float("inf")
-        self.low = ([0.0] * self.players + [_num(limits[c][0], -inf) for c in self.counters]
+        counters = [(float(limits[c][0]), float(limits[c][1])) for c in self.counters]
+        most = float(len(self.entities))  # a zone holds at most every entity
+        self.low = ([0.0] * self.players + [lo for lo, _ in counters]
                     + [-1.0] * len(self.zones) + [0.0] * len(self.entities) + [0.0, 0.0])
-        self.high = ([1.0] * self.players + [_num(limits[c][1], inf) for c in self.counters]
-                     + [inf] * len(self.zones) + [float(len(self.zones))] * len(self.entities) + [1.0, inf])
+        self.high = ([1.0] * self.players + [max(hi, lo + 1) for lo, hi in counters]
+                     + [most] * len(self.zones) + [float(len(self.zones))] * len(self.entities)
+                     + [1.0, float(max_actions)])
 
     def encode_seat(self, game: Game, seat: int) -> list[float]:
         """The vector of what `seat` sees in `game` (its view without the log, which it skips)."""
@@ -200,10 +203,6 @@ class ViewEncoder:
         mine = d is not None and "options" in d
         decision = [1.0 if mine else 0.0, float(len(d["options"]) + d["optional"]) if mine else 0.0]
         return seat + counters + zones + entities + decision
-
-
-def _num(value: Any, default: float) -> float:
-    return default if value is None else float(value)
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -329,7 +328,7 @@ if pyspiel is not None:
             rules = cached_rules(modules, params["lang"])
             options = {name: params[name] for name in self.root.options} | parse_options(params["options"])
             self.initial = SpielState.new(rules, params["players"], params["seed"], **options)
-            self.encoder = ViewEncoder(self.initial.game)
+            self.encoder = ViewEncoder(self.initial.game, params["max_actions"])
             info = pyspiel.GameInfo(
                 num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
                 num_players=params["players"], min_utility=0.0, max_utility=1.0, utility_sum=None,
