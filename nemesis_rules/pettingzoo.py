@@ -42,34 +42,38 @@ from nemesis_rules.api import Game
 from nemesis_rules.cli import render
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.openspiel import MAX_ACTIONS, ViewEncoder, cached_rules
+from nemesis_rules.rewards import Shaping
 
 SCREEN_WIDTH = 120
 
 
 def env(modules: Sequence[str | Path] = ("base",), players: int = 2, render_mode: str | None = None,
-        options: dict[str, Any] | None = None, lang: str = "en", max_actions: int = MAX_ACTIONS) -> NemesisEnv:
-    """An AEC environment for a game of `modules` with `players` seats."""
-    return NemesisEnv(modules, players, render_mode, options, lang, max_actions)
+        options: dict[str, Any] | None = None, lang: str = "en", max_actions: int = MAX_ACTIONS,
+        shaped_rewards: bool = False) -> NemesisEnv:
+    """An AEC environment for a game of `modules` with `players` seats; `shaped_rewards` adds the
+    module's `rewards:` terms at every move (RulesError if the modules declare none)."""
+    return NemesisEnv(modules, players, render_mode, options, lang, max_actions, shaped_rewards)
 
 
 def parallel_env(modules: Sequence[str | Path] = ("base",), players: int = 2, render_mode: str | None = None,
-                 options: dict[str, Any] | None = None, lang: str = "en",
-                 max_actions: int = MAX_ACTIONS) -> NemesisParallelEnv:
+                 options: dict[str, Any] | None = None, lang: str = "en", max_actions: int = MAX_ACTIONS,
+                 shaped_rewards: bool = False) -> NemesisParallelEnv:
     """A parallel environment for the same game: `step` takes a dict of actions, one an agent."""
-    return NemesisParallelEnv(env(modules, players, render_mode, options, lang, max_actions))
+    return NemesisParallelEnv(env(modules, players, render_mode, options, lang, max_actions, shaped_rewards))
 
 
 class NemesisEnv(AECEnv):
     metadata = {"name": "nemesis_rules_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, modules: Sequence[str | Path], players: int, render_mode: str | None,
-                 options: dict[str, Any] | None, lang: str, max_actions: int) -> None:
+                 options: dict[str, Any] | None, lang: str, max_actions: int, shaped_rewards: bool = False) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise RulesError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.rules = cached_rules(tuple(str(m) for m in modules), lang)
         self.players, self.game_options, self.render_mode = players, dict(options or {}), render_mode
         self.max_actions = max_actions
+        self.shaping = Shaping(self.rules) if shaped_rewards else None
         self.game = Game.new(self.rules, players, 0, **self.game_options)  # checks players and options
         self.encoder = ViewEncoder(self.game, max_actions)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -95,6 +99,7 @@ class NemesisEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._potentials = self.shaping.potentials(self.game) if self.shaping else None
         self._after_move()
 
     def observe(self, agent: str) -> np.ndarray:
@@ -118,8 +123,17 @@ class NemesisEnv(AECEnv):
             raise IllegalMoveError(f"{agent} must take an option index, got {action!r}")
         self.game.apply(int(action))  # IllegalMoveError for a masked-off index; nothing changes
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._shaped_rewards()
         self._after_move()
+
+    def _shaped_rewards(self) -> dict[str, float]:
+        """Each agent's change of potential at this move (all 0.0 without shaping)."""
+        if self.shaping is None:
+            return dict.fromkeys(self.agents, 0.0)
+        now = self.shaping.potentials(self.game)
+        changes = {a: now[i] - self._potentials[i] for i, a in enumerate(self.possible_agents) if a in self.agents}
+        self._potentials = now
+        return changes
 
     def _after_move(self) -> None:
         """Hand the turn to the seat of the next decision, or end the game with its rewards."""
@@ -132,7 +146,7 @@ class NemesisEnv(AECEnv):
             return
         winners = set(self.game.result["winners"])
         for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = 1.0 if seat in winners else 0.0
+            self.rewards[agent] += 1.0 if seat in winners else 0.0
             self.terminations[agent] = True
         self.agent_selection = self.agents[0]
         self._accumulate_rewards()

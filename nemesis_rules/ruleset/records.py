@@ -75,6 +75,17 @@ class ScreenSpec:
 
 
 @attrs.frozen
+class RewardTerm:
+    """A shaped-reward term for learners (docs/research.md): one source and its weight. A seat's
+    reward at a move is each term's change since the move before, times its weight."""
+
+    weight: float
+    player: str | None = None  # a function of one player: a number, or true (1) / false (0)
+    counter: str | None = None  # a counter's value, the same for every seat
+    message: str | None = None  # how many log entries have this message key, the same for every seat
+
+
+@attrs.frozen
 class Manifest:
     id: str
     name: str
@@ -91,6 +102,7 @@ class Manifest:
     description: str = ""
     report: ReportSpec | None = None
     screen: ScreenSpec | None = None
+    rewards: dict[str, RewardTerm] = attrs.Factory(dict)  # shaped rewards, off unless a learner asks
     languages: tuple[str, ...] | None = None  # the catalogs it ships (None: every language loaded)
 
 
