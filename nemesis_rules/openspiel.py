@@ -37,6 +37,7 @@ from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset.load import load_manifest
+from nemesis_rules.ruleset.records import SpielSpec
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
@@ -239,23 +240,18 @@ class RootGame:
     options: dict[str, Any]  # its declared options with the game's default values
 
 
-# DECISION (RL1): Lockdown's printed board is not known, and its setup refuses it (rulesets/lockdown
-# README, `board: main`); its game defaults to the provisional board so that the name loads as is.
-ROOT_DEFAULTS = {"lockdown": {"board": "provisional"}}
-
-
 def root_games() -> list[RootGame]:
     """The module ids under rulesets/ that are playable on their own (an `entry` procedure),
-    each as an OpenSpiel game; libraries, expansions and adapters are loaded through them."""
+    each as an OpenSpiel game (named and given defaults by its module.yaml `openspiel:`);
+    libraries, expansions and adapters are loaded through them."""
     games = []
     for folder in sorted(rulesets_dir().iterdir()):
         manifest = load_manifest(folder) if folder.is_dir() else None
         if manifest is None or manifest.entry is None:
             continue
-        options = {name: spec.default for name, spec in manifest.options.items()}
-        options.update(ROOT_DEFAULTS.get(manifest.id, {}))
-        name = "nemesis" if manifest.id == "base" else f"nemesis_{manifest.id}"
-        games.append(RootGame(name, manifest.id, options))
+        spiel = manifest.openspiel or SpielSpec()
+        options = {name: spec.default for name, spec in manifest.options.items()} | spiel.options
+        games.append(RootGame(spiel.name or f"nemesis_{manifest.id}", manifest.id, options))
     return games
 
 

@@ -86,6 +86,14 @@ class RewardTerm:
 
 
 @attrs.frozen
+class SpielSpec:
+    """How a root module is registered as an OpenSpiel game (nemesis_rules/openspiel.py, docs/research.md)."""
+
+    name: str | None = None  # the game's name (default: `nemesis_<id>`)
+    options: dict[str, Scalar] = attrs.Factory(dict)  # the game's defaults where they differ from the module's
+
+
+@attrs.frozen
 class Manifest:
     id: str
     name: str
@@ -103,6 +111,7 @@ class Manifest:
     report: ReportSpec | None = None
     screen: ScreenSpec | None = None
     rewards: dict[str, RewardTerm] = attrs.Factory(dict)  # shaped rewards, off unless a learner asks
+    openspiel: SpielSpec | None = None
     languages: tuple[str, ...] | None = None  # the catalogs it ships (None: every language loaded)
 
 
