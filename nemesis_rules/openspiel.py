@@ -36,6 +36,7 @@ from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.paths import rulesets_dir
+from nemesis_rules.rewards import Shaping
 from nemesis_rules.ruleset.load import load_manifest
 from nemesis_rules.ruleset.records import SpielSpec
 
@@ -43,6 +44,7 @@ CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
 MAX_ACTIONS = 256  # default bound on a decision's options and a chance node's outcomes
 MAX_GAME_LENGTH = 100_000  # default bound on the decisions of one game
+SHAPED_BOUND = 1000.0  # the utility bound OpenSpiel is told when shaped rewards are on (a loose guess)
 
 
 class SpielState:
@@ -278,7 +280,8 @@ def register_games() -> list[str]:
     Parameters (docs/research.md): `players`, `modules` (expansions and variants on top of the
     root, ids or folders joined by `+`; the generic game's whole list), one parameter per option
     the root module declares (`mode`, `board`), `options` (any other option, `name:value;...`),
-    `seed` (shuffles; rolls and draws are chance nodes), `lang`, `max_actions` (bound on options
+    `seed` (shuffles; rolls and draws are chance nodes), `shaped_rewards` (the module's `rewards:`
+    terms at every move, nemesis_rules/rewards.py), `lang`, `max_actions` (bound on options
     and outcomes) and `max_game_length`.
 
     Raises:
@@ -297,14 +300,14 @@ def register_games() -> list[str]:
 
 def _game_type(root: RootGame):
     params = {"players": 2, "modules": "base" if not root.module else "", **root.options, "options": "",
-              "seed": 0, "lang": "en", "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
+              "seed": 0, "lang": "en", "shaped_rewards": False, "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
     return pyspiel.GameType(
         short_name=root.name, long_name=f"nemesis-rules {root.module or 'modules'}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,  # shaped rewards come at every move
         max_num_players=8, min_num_players=1,  # the ruleset's own range is checked on loading
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
@@ -325,9 +328,11 @@ if pyspiel is not None:
             options = {name: params[name] for name in self.root.options} | parse_options(params["options"])
             self.initial = SpielState.new(rules, params["players"], params["seed"], **options)
             self.encoder = ViewEncoder(self.initial.game, params["max_actions"])
+            self.shaping = Shaping(rules) if params["shaped_rewards"] else None
+            bound = SHAPED_BOUND if self.shaping else 0.0  # shaped returns have no bound the rules give
             info = pyspiel.GameInfo(
                 num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
-                num_players=params["players"], min_utility=0.0, max_utility=1.0, utility_sum=None,
+                num_players=params["players"], min_utility=-bound, max_utility=1.0 + bound, utility_sum=None,
                 max_game_length=params["max_game_length"])
             super().__init__(_game_type(self.root), info, params)
 
@@ -339,12 +344,21 @@ if pyspiel is not None:
             return ViewObserver(self.encoder, recall)
 
     class NemesisSpielState(pyspiel.State):
-        """A pyspiel state holding a `SpielState` (its only Python attribute)."""
+        """A pyspiel state holding a `SpielState`; with shaped rewards, the seats' potentials at
+        the start and the last move's changes (plain floats: pyspiel pickles the attributes)."""
 
         def __init__(self, game: NemesisSpielGame, spiel: SpielState) -> None:
             super().__init__(game)
             self.spiel = spiel
             self._bound = game.num_distinct_actions()
+            self._start = self._potentials()
+            self._last = [0.0] * game.num_players()
+
+        def _potentials(self) -> list[float]:
+            shaping = self.get_game().shaping  # on the game: a state's attributes are pickled
+            if shaping is None:
+                return [0.0] * self.spiel.num_players()
+            return shaping.potentials(self.spiel.game)
 
         def current_player(self) -> int:
             return self.spiel.current_player()
@@ -362,7 +376,9 @@ if pyspiel is not None:
             return actions
 
         def _apply_action(self, action: int) -> None:
+            before = self._potentials()
             self.spiel.apply_action(int(action))
+            self._last = [now - was for now, was in zip(self._potentials(), before, strict=True)]
 
         def _action_to_string(self, player: int, action: int) -> str:
             return self.spiel.action_to_string(player, action)
@@ -370,8 +386,14 @@ if pyspiel is not None:
         def is_terminal(self) -> bool:
             return self.spiel.is_terminal()
 
+        def rewards(self) -> list[float]:
+            """The last move's: its shaped rewards (0.0 without them), and the end's 1.0 to each winner."""
+            return [shaped + end for shaped, end in zip(self._last, self.spiel.returns(), strict=True)]
+
         def returns(self) -> list[float]:
-            return self.spiel.returns()
+            """1.0 to each winner at the end, plus the change of the shaped potentials since the start."""
+            shaped = [now - start for now, start in zip(self._potentials(), self._start, strict=True)]
+            return [s + end for s, end in zip(shaped, self.spiel.returns(), strict=True)]
 
         def __str__(self) -> str:
             return str(self.spiel)

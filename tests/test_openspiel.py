@@ -193,3 +193,24 @@ def test_actions_that_read_alike_get_distinct_names(monkeypatch):
     monkeypatch.setattr(Ruleset, "label", lambda self, value: "Same")  # every outcome reads alike
     names = [state.action_to_string(CHANCE_PLAYER, a) for a in state.legal_actions()]
     assert len(names) > 1 and names == [f"Same ({i + 1})" for i in range(len(names))]
+
+
+def test_shaped_rewards_are_off_by_default_and_add_up_to_the_returns():
+    pyspiel = _pyspiel()
+    for shaped in (False, True):
+        game = pyspiel.load_game(f"nemesis(players=2,seed=2,shaped_rewards={shaped})")
+        state, rng = game.new_initial_state(), random.Random(2)
+        totals = [0.0, 0.0]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            rewards = state.rewards()
+            totals = [t + r for t, r in zip(totals, rewards, strict=True)]
+        assert totals == pytest.approx(state.returns())  # the rewards of every move add up to the returns
+        end = state.spiel.returns()
+        assert (state.returns() == end) != shaped  # shaping moves the returns off the plain 1/0
+    pyspiel.random_sim_test(pyspiel.load_game("nemesis(players=1,shaped_rewards=True)"), num_sims=1,
+                            serialize=True, verbose=False)
