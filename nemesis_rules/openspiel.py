@@ -298,7 +298,9 @@ def register_games() -> list[str]:
     return [root.name for root in games]
 
 
-def _game_type(root: RootGame):
+def _game_type(root: RootGame, shaped: bool = False):
+    """The game's type; with shaped rewards, rewards at every move (MCTS and other algorithms ask
+    for rewards at the end only, the default)."""
     params = {"players": 2, "modules": "base" if not root.module else "", **root.options, "options": "",
               "seed": 0, "lang": "en", "shaped_rewards": False, "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
     return pyspiel.GameType(
@@ -307,7 +309,7 @@ def _game_type(root: RootGame):
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,  # shaped rewards come at every move
+        reward_model=pyspiel.GameType.RewardModel.REWARDS if shaped else pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=8, min_num_players=1,  # the ruleset's own range is checked on loading
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
@@ -334,7 +336,7 @@ if pyspiel is not None:
                 num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
                 num_players=params["players"], min_utility=-bound, max_utility=1.0 + bound, utility_sum=None,
                 max_game_length=params["max_game_length"])
-            super().__init__(_game_type(self.root), info, params)
+            super().__init__(_game_type(self.root, self.shaping is not None), info, params)
 
         def new_initial_state(self) -> NemesisSpielState:
             return NemesisSpielState(self, self.initial.clone())

@@ -209,6 +209,8 @@ class NemesisParallelEnv(ParallelEnv):
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Play the action of the seat to act (IllegalMoveError if it is missing or not an option;
         nothing changes then); the other agents' actions are not used."""
+        if not self.agents:
+            raise IllegalMoveError("the game is over: reset() starts a new one")
         mover = self.aec.agent_selection
         if mover not in actions:
             raise IllegalMoveError(f"{mover} is to act: give its action (got actions for {sorted(actions)})")

@@ -199,6 +199,8 @@ def test_shaped_rewards_are_off_by_default_and_add_up_to_the_returns():
     pyspiel = _pyspiel()
     for shaped in (False, True):
         game = pyspiel.load_game(f"nemesis(players=2,seed=2,shaped_rewards={shaped})")
+        terminal = game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        assert terminal != shaped  # OpenSpiel's MCTS asks for end rewards only: the default
         state, rng = game.new_initial_state(), random.Random(2)
         totals = [0.0, 0.0]
         while not state.is_terminal():

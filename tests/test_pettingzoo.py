@@ -94,6 +94,8 @@ def test_parallel_env_plays_the_seat_to_act_and_refuses_a_missing_action():
             totals[agent] += reward
     winners = set(par.aec.game.result["winners"])
     assert all(terminated.values()) and totals == {f"player_{s}": float(s in winners) for s in range(2)}
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        par.step({})
 
 
 def test_the_same_seed_replays_the_same_game():
