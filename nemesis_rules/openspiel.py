@@ -16,11 +16,12 @@ the order `Game.chance_outcomes()` gives them). Observations are built from the 
 (`Game.view`), so an agent sees what a player may see and no more: as JSON text, or as a
 fixed-length vector (`ViewEncoder`).
 
-With the `openspiel` extra installed, importing this module registers every ruleset under
-`rulesets/` as a pyspiel Python game `nemesis_<id>` (`register_games()`, `NemesisSpielGame`):
+With the `openspiel` extra installed, importing this module registers one pyspiel Python game per
+playable root module under `rulesets/` (`nemesis` for base, `nemesis_lockdown`,
+`nemesis_retaliation`) and `nemesis_modules` for any module list (`register_games()`); the
+expansions, players, mode and options are game parameters (docs/research.md):
 
-    pyspiel.load_game("nemesis_base", {"modules": "base+tests/fixtures/base_testboard",
-                                        "players": 4, "options": "mode:coop"})
+    pyspiel.load_game("nemesis(players=4,modules=aftermath+carnomorphs,mode=coop)")
 """
 
 from __future__ import annotations
@@ -29,15 +30,21 @@ import json
 from functools import cache
 from typing import Any
 
+import attrs
+
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.paths import rulesets_dir
+from nemesis_rules.rewards import Shaping
+from nemesis_rules.ruleset.load import load_manifest
+from nemesis_rules.ruleset.records import SpielSpec
 
 CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
 MAX_ACTIONS = 256  # default bound on a decision's options and a chance node's outcomes
 MAX_GAME_LENGTH = 100_000  # default bound on the decisions of one game
+SHAPED_BOUND = 1000.0  # the utility bound OpenSpiel is told when shaped rewards are on (a loose guess)
 
 
 class SpielState:
@@ -160,9 +167,10 @@ class ViewEncoder:
     parts (`parts`): the seat (one-hot), each counter's value, each zone's size as the seat sees
     it (-1: it may not even count it), where the seat sees each component (its zone's place in
     `zones` plus one; 0: not seen), and the decision (1 if the seat is to choose, the number of
-    its options)."""
+    its options). Every bound is finite: a counter's declared range, a zone's size up to the number
+    of entities, a decision's options up to `max_actions`."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, max_actions: int = MAX_ACTIONS) -> None:
         self.players = game.state.players
         self.counters = sorted(game.state.counters)
         self.zones = sorted(game.state.zones)
@@ -172,11 +180,13 @@ class ViewEncoder:
                       "entities": len(self.entities), "decision": 2}
         self.size = sum(self.parts.values())
         limits = game.rules.program.counters
-        inf = float("inf")
-        self.low = ([0.0] * self.players + [_num(limits[c][0], -inf) for c in self.counters]
+        counters = [(float(limits[c][0]), float(limits[c][1])) for c in self.counters]
+        most = float(len(self.entities))  # a zone holds at most every entity
+        self.low = ([0.0] * self.players + [lo for lo, _ in counters]
                     + [-1.0] * len(self.zones) + [0.0] * len(self.entities) + [0.0, 0.0])
-        self.high = ([1.0] * self.players + [_num(limits[c][1], inf) for c in self.counters]
-                     + [inf] * len(self.zones) + [float(len(self.zones))] * len(self.entities) + [1.0, inf])
+        self.high = ([1.0] * self.players + [max(hi, lo + 1) for lo, hi in counters]
+                     + [most] * len(self.zones) + [float(len(self.zones))] * len(self.entities)
+                     + [1.0, float(max_actions)])
 
     def encode_seat(self, game: Game, seat: int) -> list[float]:
         """The vector of what `seat` sees in `game` (its view without the log, which it skips)."""
@@ -196,10 +206,6 @@ class ViewEncoder:
         mine = d is not None and "options" in d
         decision = [1.0 if mine else 0.0, float(len(d["options"]) + d["optional"]) if mine else 0.0]
         return seat + counters + zones + entities + decision
-
-
-def _num(value: Any, default: float) -> float:
-    return default if value is None else float(value)
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -223,9 +229,41 @@ def _option_value(text: str) -> Any:
         return text
 
 
-def ruleset_ids() -> list[str]:
-    """The module ids under rulesets/, each a pyspiel game `nemesis_<id>`."""
-    return sorted(p.name for p in rulesets_dir().iterdir() if (p / "module.yaml").is_file())
+GENERIC_GAME = "nemesis_modules"  # any module list, a mod's folder or a test fixture among them
+
+
+@attrs.frozen
+class RootGame:
+    """A playable root module (its module.yaml names an `entry`) as one OpenSpiel game: the
+    expansions, player count and options are the game's parameters."""
+
+    name: str  # the pyspiel short name: `nemesis` for base, `nemesis_<id>` for the others
+    module: str  # its module id
+    options: dict[str, Any]  # its declared options with the game's default values
+
+
+def root_games() -> list[RootGame]:
+    """The module ids under rulesets/ that are playable on their own (an `entry` procedure),
+    each as an OpenSpiel game (named and given defaults by its module.yaml `openspiel:`);
+    libraries, expansions and adapters are loaded through them."""
+    games = []
+    for folder in sorted(rulesets_dir().iterdir()):
+        manifest = load_manifest(folder) if folder.is_dir() else None
+        if manifest is None or manifest.entry is None:
+            continue
+        spiel = manifest.openspiel or SpielSpec()
+        options = {name: spec.default for name, spec in manifest.options.items()} | spiel.options
+        games.append(RootGame(spiel.name or f"nemesis_{manifest.id}", manifest.id, options))
+    return games
+
+
+def game_modules(root: str | None, extra: str) -> tuple[str, ...]:
+    """The modules a game parameter `modules` names (ids or folders joined by `+`), on top of the
+    root game's module; the generic game (no root) needs at least one."""
+    named = tuple(m.strip() for m in extra.split("+") if m.strip())
+    if root is None and not named:
+        raise RulesError(f"{GENERIC_GAME} needs modules, e.g. {GENERIC_GAME}(modules=base)")
+    return named if root is None else (root, *named)
 
 
 try:
@@ -236,11 +274,15 @@ except ImportError:  # the `openspiel` extra is not installed: SpielState still 
 
 
 def register_games() -> list[str]:
-    """Register every ruleset as a pyspiel game `nemesis_<id>` (once); returns the names.
+    """Register each root game (`root_games()`) and the generic game `nemesis_modules` with pyspiel
+    (once); returns their names.
 
-    Parameters: `modules` (ids or folders joined by `+`; default: the ruleset's id), `players`,
-    `seed` (shuffles; rolls and draws are chance nodes), `options` (`name:value;...`), `lang`,
-    `max_actions` (bound on options and outcomes) and `max_game_length`.
+    Parameters (docs/research.md): `players`, `modules` (expansions and variants on top of the
+    root, ids or folders joined by `+`; the generic game's whole list), one parameter per option
+    the root module declares (`mode`, `board`), `options` (any other option, `name:value;...`),
+    `seed` (shuffles; rolls and draws are chance nodes), `shaped_rewards` (the module's `rewards:`
+    terms at every move, nemesis_rules/rewards.py), `lang`, `max_actions` (bound on options
+    and outcomes) and `max_game_length`.
 
     Raises:
         RulesError: pyspiel is not installed (`pip install 'nemesis-rules[openspiel]'`).
@@ -248,49 +290,53 @@ def register_games() -> list[str]:
     if pyspiel is None:
         raise RulesError("OpenSpiel is not installed: pip install 'nemesis-rules[openspiel]'")
     known = {g.short_name for g in pyspiel.registered_games()}
-    names = []
-    for rid in ruleset_ids():
-        game_type = _game_type(rid)
-        if game_type.short_name not in known:
-            pyspiel.register_game(game_type, type(f"NemesisSpielGame_{rid}", (NemesisSpielGame,), {"rid": rid}))
-        names.append(game_type.short_name)
-    return names
+    games = [*root_games(), RootGame(GENERIC_GAME, "", {})]
+    for root in games:
+        if root.name not in known:
+            cls = type(f"NemesisSpielGame_{root.name}", (NemesisSpielGame,), {"root": root})
+            pyspiel.register_game(_game_type(root), cls)
+    return [root.name for root in games]
 
 
-def _game_type(rid: str):
+def _game_type(root: RootGame, shaped: bool = False):
+    """The game's type; with shaped rewards, rewards at every move (MCTS and other algorithms ask
+    for rewards at the end only, the default)."""
+    params = {"players": 2, "modules": "base" if not root.module else "", **root.options, "options": "",
+              "seed": 0, "lang": "en", "shaped_rewards": False, "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
     return pyspiel.GameType(
-        short_name=f"nemesis_{rid}", long_name=f"nemesis-rules {rid}",
+        short_name=root.name, long_name=f"nemesis-rules {root.module or 'modules'}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS if shaped else pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=8, min_num_players=1,  # the ruleset's own range is checked on loading
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"modules": rid, "players": 2, "seed": 0, "options": "", "lang": "en",
-                                 "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH})
+        parameter_specification=params)
 
 
 if pyspiel is not None:
 
     class NemesisSpielGame(pyspiel.Game):
-        """One ruleset, player count, seed and options as a pyspiel game (a subclass per
-        ruleset id `rid` is registered)."""
+        """A root game (`root`) with its parameters' modules, players, seed and options (a
+        subclass per root game is registered)."""
 
-        rid = "base"
+        root = RootGame(GENERIC_GAME, "", {})
 
         def __init__(self, params: dict[str, Any]) -> None:
-            modules = tuple(m for m in str(params["modules"]).split("+") if m)
+            modules = game_modules(self.root.module or None, str(params["modules"]))
             rules = cached_rules(modules, params["lang"])
-            self.initial = SpielState.new(rules, params["players"], params["seed"],
-                                          **parse_options(params["options"]))
-            self.encoder = ViewEncoder(self.initial.game)
+            options = {name: params[name] for name in self.root.options} | parse_options(params["options"])
+            self.initial = SpielState.new(rules, params["players"], params["seed"], **options)
+            self.encoder = ViewEncoder(self.initial.game, params["max_actions"])
+            self.shaping = Shaping(rules) if params["shaped_rewards"] else None
+            bound = SHAPED_BOUND if self.shaping else 0.0  # shaped returns have no bound the rules give
             info = pyspiel.GameInfo(
                 num_distinct_actions=params["max_actions"], max_chance_outcomes=params["max_actions"],
-                num_players=params["players"], min_utility=0.0, max_utility=1.0, utility_sum=None,
+                num_players=params["players"], min_utility=-bound, max_utility=1.0 + bound, utility_sum=None,
                 max_game_length=params["max_game_length"])
-            super().__init__(_game_type(self.rid), info, params)
+            super().__init__(_game_type(self.root, self.shaping is not None), info, params)
 
         def new_initial_state(self) -> NemesisSpielState:
             return NemesisSpielState(self, self.initial.clone())
@@ -300,12 +346,21 @@ if pyspiel is not None:
             return ViewObserver(self.encoder, recall)
 
     class NemesisSpielState(pyspiel.State):
-        """A pyspiel state holding a `SpielState` (its only Python attribute)."""
+        """A pyspiel state holding a `SpielState`; with shaped rewards, the seats' potentials at
+        the start and the last move's changes (plain floats: pyspiel pickles the attributes)."""
 
         def __init__(self, game: NemesisSpielGame, spiel: SpielState) -> None:
             super().__init__(game)
             self.spiel = spiel
             self._bound = game.num_distinct_actions()
+            self._start = self._potentials()
+            self._last = [0.0] * game.num_players()
+
+        def _potentials(self) -> list[float]:
+            shaping = self.get_game().shaping  # on the game: a state's attributes are pickled
+            if shaping is None:
+                return [0.0] * self.spiel.num_players()
+            return shaping.potentials(self.spiel.game)
 
         def current_player(self) -> int:
             return self.spiel.current_player()
@@ -323,7 +378,9 @@ if pyspiel is not None:
             return actions
 
         def _apply_action(self, action: int) -> None:
+            before = self._potentials()
             self.spiel.apply_action(int(action))
+            self._last = [now - was for now, was in zip(self._potentials(), before, strict=True)]
 
         def _action_to_string(self, player: int, action: int) -> str:
             return self.spiel.action_to_string(player, action)
@@ -331,8 +388,14 @@ if pyspiel is not None:
         def is_terminal(self) -> bool:
             return self.spiel.is_terminal()
 
+        def rewards(self) -> list[float]:
+            """The last move's: its shaped rewards (0.0 without them), and the end's 1.0 to each winner."""
+            return [shaped + end for shaped, end in zip(self._last, self.spiel.returns(), strict=True)]
+
         def returns(self) -> list[float]:
-            return self.spiel.returns()
+            """1.0 to each winner at the end, plus the change of the shaped potentials since the start."""
+            shaped = [now - start for now, start in zip(self._potentials(), self._start, strict=True)]
+            return [s + end for s, end in zip(shaped, self.spiel.returns(), strict=True)]
 
         def __str__(self) -> str:
             return str(self.spiel)

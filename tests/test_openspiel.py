@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -59,26 +61,86 @@ def test_clone_is_independent_and_illegal_actions_change_nothing():
 
 # ---- the real OpenSpiel: its own checks and bots (the `openspiel` extra) ----
 
-def _spiel_game(modules: str, players: int, seed: int = 0):
+def _pyspiel():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (the `openspiel` extra)")
     from nemesis_rules.openspiel import register_games
-    assert "nemesis_base" in register_games()
-    return pyspiel, pyspiel.load_game("nemesis_base", {"modules": modules, "players": players, "seed": seed})
+    register_games()
+    return pyspiel
+
+
+def _spiel_game(modules: str, players: int, seed: int = 0):
+    """The generic game over a whole module list (a test fixture among them)."""
+    pyspiel = _pyspiel()
+    return pyspiel, pyspiel.load_game("nemesis_modules", {"modules": modules, "players": players, "seed": seed})
 
 
 SPIEL_GAMES = [(str(TOY), 3), (f"base+{BOARD}", 2)]
+ROOT_NAMES = ["nemesis", "nemesis_lockdown", "nemesis_retaliation"]
+RESEARCH = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text(encoding="utf-8")
+DOCUMENTED = re.findall(r"^\| `(nemesis\w*\(.*?\))` \|", RESEARCH, flags=re.M)  # the tested game strings
 
 
-# base with one player keeps the default suite short (a 2-player base game takes 3x as long)
-# Retaliation: a board laid tile by tile in play (links made during the game) through the adapter
-@pytest.mark.parametrize(("modules", "players", "seed"), [(str(TOY), 3, 0), (f"base+{BOARD}", 1, 3),
-                                                        ("retaliation", 2, 1)])
-def test_pyspiel_random_sim_test_with_serialization(modules, players, seed):
-    pyspiel, game = _spiel_game(modules, players, seed)
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+def test_only_playable_root_games_are_registered():
+    from nemesis_rules.openspiel import root_games
+    assert [g.name for g in root_games()] == ROOT_NAMES  # no library, expansion or adapter module
+    pyspiel = _pyspiel()
+    names = {g.short_name for g in pyspiel.registered_games() if g.short_name.startswith("nemesis")}
+    assert names == {*ROOT_NAMES, "nemesis_modules"}
+
+
+# Every registered name loads as it is; the random games are played with 1 player, which keeps the
+# default suite short (the slow test below plays the defaults, 2 players, with serialization).
+@pytest.mark.parametrize("name", [*ROOT_NAMES, "nemesis_modules"])
+def test_every_registered_name_loads_and_passes_random_sim_test(name):
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game(name)
+    assert game.num_players() == 2 and game.get_type().short_name == name
+    one = pyspiel.load_game(name, {"players": 1})
+    pyspiel.random_sim_test(one, num_sims=1, serialize=name == "nemesis_retaliation", verbose=False)
+
+
+def test_the_documented_game_strings_are_the_tested_ones():
+    assert len(DOCUMENTED) >= 6 and any("modules=" in g and "+" in g for g in DOCUMENTED)
+
+
+@pytest.mark.parametrize("game_string", DOCUMENTED)
+def test_every_documented_game_string_passes_random_sim_test(game_string):
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game(game_string)
+    params = game.get_parameters()
+    state = game.new_initial_state().spiel.game.state
+    assert state.players == params["players"]
+    assert all(state.options[name] == params[name] for name in ("mode", "board") if name in params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_string", [*ROOT_NAMES, *DOCUMENTED])
+def test_registered_and_documented_games_many_random_sims(game_string):
+    pyspiel = _pyspiel()
+    pyspiel.random_sim_test(pyspiel.load_game(game_string), num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("game_string", "says"), [
+    ("nemesis(modules=nope)", "no module `nope`"),
+    ("nemesis(mode=xyz)", "option `mode` takes one of"),
+    ("nemesis(players=9)", "players must be from 1 to 5"),
+    ("nemesis(modules=carnomorphs+void_seeders)", "cannot be combined"),
+    ("nemesis(options=mode)", "name:value pairs"),
+    ("nemesis_modules(modules=)", "needs modules"),
+])
+def test_a_bad_game_string_is_a_clear_error(game_string, says):
+    pyspiel = _pyspiel()
+    with pytest.raises(Exception, match=re.escape(says)):
+        pyspiel.load_game(game_string)
+
+
+def test_a_root_game_loads_its_root_under_the_modules():
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game("nemesis_lockdown(players=1,modules=lockdown_medic)")
+    played = game.new_initial_state().spiel.game
+    assert {"lockdown", "lockdown_medic"} <= set(played.rules.modules)
+    assert played.state.options["board"] == "provisional"
 
 
 @pytest.mark.parametrize(("modules", "players"), SPIEL_GAMES)
@@ -116,7 +178,7 @@ def test_pyspiel_observations_come_from_the_seat_view():
 
 def test_pyspiel_game_parameters_reach_the_game():
     pyspiel, _ = _spiel_game(str(TOY), 2)
-    game = pyspiel.load_game("nemesis_base", {"modules": str(TOY), "players": 3, "seed": 8,
+    game = pyspiel.load_game("nemesis_modules", {"modules": str(TOY), "players": 3, "seed": 8,
                                               "options": "length:short"})
     state = game.new_initial_state()
     assert game.num_players() == 3 and state.spiel.game.state.options == {"length": "short"}
@@ -131,3 +193,26 @@ def test_actions_that_read_alike_get_distinct_names(monkeypatch):
     monkeypatch.setattr(Ruleset, "label", lambda self, value: "Same")  # every outcome reads alike
     names = [state.action_to_string(CHANCE_PLAYER, a) for a in state.legal_actions()]
     assert len(names) > 1 and names == [f"Same ({i + 1})" for i in range(len(names))]
+
+
+def test_shaped_rewards_are_off_by_default_and_add_up_to_the_returns():
+    pyspiel = _pyspiel()
+    for shaped in (False, True):
+        game = pyspiel.load_game(f"nemesis(players=2,seed=2,shaped_rewards={shaped})")
+        terminal = game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        assert terminal != shaped  # OpenSpiel's MCTS asks for end rewards only: the default
+        state, rng = game.new_initial_state(), random.Random(2)
+        totals = [0.0, 0.0]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            rewards = state.rewards()
+            totals = [t + r for t, r in zip(totals, rewards, strict=True)]
+        assert totals == pytest.approx(state.returns())  # the rewards of every move add up to the returns
+        end = state.spiel.returns()
+        assert (state.returns() == end) != shaped  # shaping moves the returns off the plain 1/0
+    pyspiel.random_sim_test(pyspiel.load_game("nemesis(players=1,shaped_rewards=True)"), num_sims=1,
+                            serialize=True, verbose=False)

@@ -54,6 +54,7 @@ class Composition:
     players: PlayerRange = attrs.Factory(PlayerRange)
     entry: Declared | None = None
     report: dict[str, Declared] = attrs.Factory(dict)  # "rounds", "player.group", ..., "plays" -> name(s)
+    rewards: dict[str, Declared] = attrs.Factory(dict)  # term name -> RewardTerm (a later module's replaces)
     screen: ScreenSpec = attrs.Factory(ScreenSpec)
     screen_at: dict[tuple, Span] = attrs.Factory(dict)  # ("panels", i) / ("counters", i) / ("zones", i) -> span
     procs: dict[str, Declared] = attrs.Factory(dict)  # ProcDef (scripts of components included)
@@ -253,6 +254,8 @@ def _check_manifests(comp: Composition) -> None:
             _add_report(comp, src, m.report)
         if m.screen is not None:
             _add_screen(comp, src, m.screen)
+        for name, term in m.rewards.items():
+            comp.rewards[name] = Declared(term, m.id, src.manifest_at("rewards", name))
 
 
 def _add_screen(comp: Composition, src: ModuleSource, spec: ScreenSpec) -> None:

@@ -75,6 +75,25 @@ class ScreenSpec:
 
 
 @attrs.frozen
+class RewardTerm:
+    """A shaped-reward term for learners (docs/research.md): one source and its weight. A seat's
+    reward at a move is each term's change since the move before, times its weight."""
+
+    weight: float
+    player: str | None = None  # a function of one player: a number, or true (1) / false (0)
+    counter: str | None = None  # a counter's value, the same for every seat
+    message: str | None = None  # how many log entries have this message key, the same for every seat
+
+
+@attrs.frozen
+class SpielSpec:
+    """How a root module is registered as an OpenSpiel game (nemesis_rules/openspiel.py, docs/research.md)."""
+
+    name: str | None = None  # the game's name (default: `nemesis_<id>`)
+    options: dict[str, Scalar] = attrs.Factory(dict)  # the game's defaults where they differ from the module's
+
+
+@attrs.frozen
 class Manifest:
     id: str
     name: str
@@ -91,6 +110,8 @@ class Manifest:
     description: str = ""
     report: ReportSpec | None = None
     screen: ScreenSpec | None = None
+    rewards: dict[str, RewardTerm] = attrs.Factory(dict)  # shaped rewards, off unless a learner asks
+    openspiel: SpielSpec | None = None
     languages: tuple[str, ...] | None = None  # the catalogs it ships (None: every language loaded)
 
 

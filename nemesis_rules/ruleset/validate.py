@@ -34,6 +34,7 @@ def validate(comp: Composition, focus: str | None = None) -> Environment:
     if any(d.is_error and d.code.startswith("E1") for d in comp.diagnostics):
         return env  # names are missing from files that did not parse: checking scripts would cascade
     _check_report(comp, env)
+    _check_rewards(comp, env)
     _check_screen(comp, env)
     check_layouts(comp)
     _check_scripts(comp, env)
@@ -553,6 +554,24 @@ def _check_report(comp: Composition, env: Environment) -> None:
             _check_plays(comp, env, d)
         else:
             _check_player_function(comp, env, f"report `{field}`", d.value, d.span)
+
+
+def _check_rewards(comp: Composition, env: Environment) -> None:
+    """Each shaped-reward term names one source: a function of one player, a counter or a message."""
+    for name, d in comp.rewards.items():
+        term, where = d.value, f"reward `{name}`"
+        sources = [s for s in ("player", "counter", "message") if getattr(term, s) is not None]
+        if len(sources) != 1:
+            comp.diagnostics.append(Diagnostic("E201", f"{where} names {len(sources)} sources: give one of "
+                                               "`player`, `counter` or `message`", d.span))
+        elif term.player is not None:
+            _check_player_function(comp, env, where, term.player, d.span)
+        elif term.counter is not None:
+            _check_counter(comp, env, where, term.counter, d.span)
+        elif env.messages and term.message not in env.messages:
+            comp.diagnostics.append(Diagnostic("E307", f"{where}: unknown message key `{term.message}`", d.span,
+                                               help=did_you_mean(term.message, env.messages)
+                                               or "name a message that log() writes (i18n/en.yaml `messages:`)"))
 
 
 def _check_screen(comp: Composition, env: Environment) -> None:
