@@ -54,6 +54,7 @@ def test_dice_show_every_printed_result(comp):
 
 
 def test_the_hits_track_and_its_marker_agree(comp):
-    # RT65: the track's final space is the marker's largest value
+    # RT65: the track's final space (4) is within the marker's range, which leaves room for the
+    # 3 spaces Neosoma's Absorbed Bodies add to it (rulesets/neosoma DECISIONS.md NS8)
     track = comp.components["queen_hits_track"].spec.props["length"]
-    assert track == 4 and comp.counters["queen_hits_marker"].value.max == track
+    assert track == 4 and comp.counters["queen_hits_marker"].value.max == track + 3
