@@ -164,3 +164,13 @@ def test_base_in_russian_names_the_screen_and_the_ship(capsys):
     assert code == 0
     assert "Игрок 1 видит" in out and "Корабль" in out and "Экипаж" in out
     assert "Игра прервана до конца." in out
+
+
+def test_log_shows_the_whole_history_the_screen_cuts(capsys):
+    code, out, _ = play(capsys, "1\n" * 6 + "log\nquit\n", "--modules", "base", "--players", "2", "--seed", "2")
+    assert code == 0
+    before, _, whole = out.partition("> log\n")
+    screen_tail = before[before.rindex("log:"):]
+    entries = [line for line in whole.splitlines()[1:] if line.startswith("  · ")]
+    assert len(entries) > len([line for line in screen_tail.splitlines() if line.startswith("  · ")])
+    assert f"the whole log ({len(entries)} entries):" in whole

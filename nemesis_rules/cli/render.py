@@ -66,6 +66,13 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
             console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
 
 
+def whole_log(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
+    """Every log entry the seat may read, oldest first (the screen shows the last LOG_TAIL)."""
+    console.print(f"[dim]{escape(words(rules, 'whole_log', n=len(view['log'])))}[/dim]")
+    for entry in view["log"]:
+        console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
+
+
 def screen_data(rules: Ruleset, view: dict[str, Any]) -> dict[str, Any]:
     """The screen `view_screen` draws, as plain text in lists (for a frontend that draws its own):
     the title, the counters (label, value), the panels (title, columns, rows of cells), the zone
