@@ -91,11 +91,11 @@ def run_cards(args: argparse.Namespace) -> int:
 
 
 def effect_room(console: Console, table: Table) -> int:
-    """The columns the table's last column (effect or unknown) would get on this console (the
-    console's width when there is no such column)."""
+    """The columns left on this console for the texts after the fixed columns (unknown parts,
+    effect), which share it (the console's width when there are none)."""
     if not table.expand:
         return console.width
-    fixed = table.columns[:-1]
+    fixed = table.columns[:len(FIXED_COLUMNS)]
     used = sum(max(len(c.header), *(len(cell) for cell in c.cells)) + 1 for c in fixed)
     return console.width - used
 
@@ -113,6 +113,9 @@ def print_records(console: Console, rules: Ruleset, comps: list[Component]) -> N
                 console.print(Padding(Text(f"{title}: {text}"), (0, 0, 0, RECORD_INDENT)))
 
 
+FIXED_COLUMNS = (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"), ("name", "left"))
+
+
 def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
     """One row a component; an `unknown` column (what the coverage tables say our sources do not
     give of it) and an `effect` column (its scripts' first sentences) when any has one.
@@ -120,8 +123,7 @@ def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
     The effect column takes the width left and is cut with an ellipsis where it runs out."""
     table = Table(box=None, header_style="bold", pad_edge=False,
                   title=f"{len(comps)} components, {sum(c.spec.count for c in comps)} pieces")
-    for name, justify in (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"),
-                          ("name", "left")):
+    for name, justify in FIXED_COLUMNS:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     rows = [[c.spec.id, c.spec.kind, str(c.spec.count), c.spec.zone or "-", rules.label(c.spec.id)] for c in comps]
     unknown = unknown_parts(rules)
