@@ -205,13 +205,15 @@ def zone_label(rules: Ruleset, key: str) -> str:
 
 def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
     """Its component's name (copies then count together) and what its face reads (`with_text`),
-    with its set props when it is the viewer's own; a face-down entity as its kind and its back."""
+    with its set props when it is the viewer's own; a face-down entity as its kind and its back.
+    Only props the catalog names are shown: an unnamed prop is the rules' bookkeeping, and its
+    id is no word for a player (`cost 1`, not `item_class quest`)."""
     if isinstance(entry, dict):
         face_down = words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
         return f"{face_down} ({rules.label(entry['back'])})" if entry.get("back") is not None else face_down
     ent = view["entities"].get(entry, {})
     label = with_text(rules, ent, rules.label(ent.get("component") or entry))
-    props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ())}
+    props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ()) and k in rules.names}
     if not detail or not props:
         return label
     return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"
