@@ -146,7 +146,7 @@ def panel_table(rules: Ruleset, panel: Any, rows: Any) -> Table:
 def cell_text(rules: Ruleset, value: Any) -> str:
     """A value in a panel: lists joined, equal labels counted (`Card ×3`), a hidden
     entity as `?`, nothing as `-`. A list inside the list is one item, its parts joined by
-    spaces (`[[2, lab], [3, nest]]` reads `2 Laboratory, 3 Nest`)."""
+    spaces (`[[2, b], [3, c]]` reads `2 B, 3 C`)."""
     if value is None or value == ():
         return "-"
     if isinstance(value, tuple):
