@@ -93,7 +93,7 @@ class Ruleset:
         if text in self.program.player_ids:
             return f"{self.names.get('player', 'Player')} {text.removeprefix('player')}"
         base, _, number = text.partition("#")  # a copy reads as its component: the number is no name
-        if number.isdigit():
+        if number.isdigit() and base:  # `#5` alone is a number to show, no copy
             return self.names.get(base) or base.replace("_", " ")
         return text.replace("_", " ")
 

@@ -19,6 +19,7 @@ from nemesis_rules import Game, load_ruleset
 from nemesis_rules.bots import HeuristicBot, RandomBot, Seen, bot_seed, make_bot, play_turn
 from nemesis_rules.cli import main as cli_main
 from nemesis_rules.cli import savefile
+from nemesis_rules.cli.catalog import effect_summary
 from nemesis_rules.cli.main import main
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.parse import parse_body
@@ -209,7 +210,8 @@ def test_replay_of_a_bare_state(capsys, tmp_path):
 
 
 # ---- cards and explain ----
-def test_cards_lists_components(capsys):
+def test_cards_lists_components(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")
     code, out, _ = run(capsys, "cards", "--modules", TOY)
     assert code == 0
     row = next(line for line in out.splitlines() if line.startswith("sprint"))
@@ -256,13 +258,36 @@ def test_explain_reads_every_script_field(capsys):
     assert "pull_whom = Czyją rękę przyciągasz?" in out
 
 
-def test_cards_cut_the_effect_to_the_terminal(capsys, monkeypatch):
+def test_cards_cut_the_effect_to_a_wide_terminal(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "90")
+    code, out, _ = run(capsys, "cards", "--modules", TOY)
+    assert code == 0
+    assert all(len(line) <= 90 for line in out.splitlines())
+    row = next(line for line in out.splitlines() if line.startswith("sprint"))
+    assert row.split()[:5] == ["sprint", "card", "4", "deck", "Sprint"] and row.rstrip().endswith("…")
+
+
+def test_cards_on_a_narrow_terminal_wrap_each_effect_below_its_card(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     code, out, _ = run(capsys, "cards", "--modules", TOY)
     assert code == 0
     assert all(len(line) <= 60 for line in out.splitlines())
-    row = next(line for line in out.splitlines() if line.startswith("sprint"))
-    assert row.split()[:5] == ["sprint", "card", "4", "deck", "Sprint"] and row.rstrip().endswith("…")
+    lines = out.splitlines()
+    at = lines.index("sprint  card ×4  deck  Sprint")
+    assert lines[at + 1].startswith("    effect: ")
+
+
+def test_cards_piped_keep_every_effect_whole():
+    """Piped, `nemesis cards` is 80 columns wide: each card's effect wraps, none is cut."""
+    done = subprocess.run([sys.executable, "-m", "nemesis_rules.cli", "cards", "--kind", "action_card"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())
+    text = " ".join(done.stdout.split())
+    rules = load_ruleset("base")
+    for card in ("scout_demolition", "captain_interruption"):
+        effect = effect_summary(rules, rules.composition.components[card])
+        assert effect and f"effect: {' '.join(effect.split())}" in text
 
 
 def test_cards_without_scripts_have_no_effect_column(capsys):

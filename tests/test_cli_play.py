@@ -110,17 +110,18 @@ def test_base_game_from_the_first_decision_to_its_end_with_a_save_between(capsys
 def screen_of(capsys, *argv: str) -> str:
     code, out, err = play(capsys, "quit\n", *argv)
     assert code == 0, err
-    return out[: out.index("a number, `save FILE`")]
+    return out[: out.index("a number, `log`, `save FILE`")]
 
 
 def test_base_screen_is_the_modules_panels(capsys):
     screen = screen_of(capsys, "--players", "2", "--humans", "2", "--seed", "1")   # base alone
     assert screen.splitlines()[2] == "Round: 0"                      # only the listed counters
     assert re.search(r"Time track +0 +16 ", screen)                # a panel of the tracks
-    ship = screen[screen.index("\nShip\n"):screen.index("\nCrew\n")]
-    assert re.search(r"Hibernatorium \(11\) +Hibernatorium +- +- +Character Corpse \(blue\) +1, 2, 3, 4 ", ship)
-    assert re.search(r'Room 2 \(space "1"\) +\? +- +- +- +3, 4, 1, 2 ', ship)  # unexplored: `?`; 1, 2 is one corridor
-    assert ship.index("Room 9 ") < ship.index("Room 10 ") < ship.index("Hibernatorium (11)")  # by room number
+    ship = screen[screen.index("\nShip ("):screen.index("\nIn the rooms\n")]
+    assert re.search(r"\n11 +Hibernatorium +1 #15, 2 #6, 3 #8, 4 #14 ", ship)  # where each corridor leads
+    assert re.search(r"\n2 +\? +3 Cockpit, 4 #6, 1 2 Tech ", ship)  # unexplored: `?`; 1, 2 is one corridor
+    assert ship.index("\n9 ") < ship.index("\n10 ") < ship.index("\n11 ")  # by room number
+    assert re.search(r"\n11 +- +- +Character Corpse \(blue\)", screen[screen.index("\nIn the rooms\n"):])
     assert re.search(r"Player 1 +- +- +On board +0 +0 +no ", screen[screen.index("\nCrew\n"):])
     assert "Intruder bag: 12 hidden" in screen and "Supply:" not in screen   # listed zones only
 
@@ -164,3 +165,13 @@ def test_base_in_russian_names_the_screen_and_the_ship(capsys):
     assert code == 0
     assert "Игрок 1 видит" in out and "Корабль" in out and "Экипаж" in out
     assert "Игра прервана до конца." in out
+
+
+def test_log_shows_the_whole_history_the_screen_cuts(capsys):
+    code, out, _ = play(capsys, "1\n" * 6 + "log\nquit\n", "--modules", "base", "--players", "2", "--seed", "2")
+    assert code == 0
+    before, _, whole = out.partition("> log\n")
+    screen_tail = before[before.rindex("log:"):]
+    entries = [line for line in whole.splitlines()[1:] if line.startswith("  · ")]
+    assert len(entries) > len([line for line in screen_tail.splitlines() if line.startswith("  · ")])
+    assert f"the whole log ({len(entries)} entries):" in whole

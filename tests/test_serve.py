@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from nemesis_rules import Game, load_ruleset  # noqa: E402
 from nemesis_rules.engine.view import zone_visible  # noqa: E402
-from nemesis_rules.serve.protocol import CLIENT, SCHEMAS, ProtocolError, check_client  # noqa: E402
+from nemesis_rules.serve.protocol import CLIENT, PROTOCOL, SCHEMAS, ProtocolError, check_client  # noqa: E402
 from nemesis_rules.serve.server import BURST, RATE, STRIKES  # noqa: E402
 from nemesis_rules.serve.tables import Tables  # noqa: E402
 from tests.serve_helpers import ask, connect, receive, running_server  # noqa: E402
@@ -67,7 +67,7 @@ def test_four_clients_play_a_whole_game_and_never_see_another_seats_hidden_cards
         for seat, token in enumerate(tokens):
             ws = connect(stack, port)
             assert ask(ws, {"type": "join", "table": table, "token": token}) == {
-                "type": "joined", "protocol": 1, "table": table, "seat": seat}
+                "type": "joined", "protocol": PROTOCOL, "table": table, "seat": seat}
             seen[seat].append(receive(ws))
             clients.append(ws)
         watcher = connect(stack, port)
@@ -138,7 +138,8 @@ def test_bad_messages_are_refused_and_change_nothing(tmp_path):
         refused(host, {"type": "join", "table": "nope", "token": tokens[0]}, "unknown_table")
         refused(host, {"type": "choose", "decision": d["id"], "option": 0}, "not_joined")
         refused(host, {"type": "create", "ruleset": ["../../etc"], "seats": ["human"]}, "bad_ruleset")
-        refused(host, {"type": "create", "protocol": 2, "ruleset": ["base"], "seats": ["human"]}, "protocol")
+        refused(host, {"type": "create", "protocol": PROTOCOL + 1, "ruleset": ["base"], "seats": ["human"]}, "protocol")
+        refused(host, {"type": "full"}, "not_joined")
         refused(watcher, {"type": "choose", "decision": d["id"], "option": 0}, "not_joined")
         refused(other, {"type": "choose", "decision": d["id"], "option": 0}, "not_your_decision")
         refused(ws, {"type": "choose", "decision": d["id"] + 1, "option": 0}, "stale_decision")
@@ -183,7 +184,7 @@ def test_the_protocol_document_holds_every_schema_the_server_checks():
     for bad in ({"type": "watch"}, {"type": "watch", "table": 3}, {"type": "choose", "decision": -1, "option": 0}):
         with pytest.raises(ProtocolError):
             check_client(bad)
-    assert set(CLIENT) == {"create", "join", "watch", "choose"}
+    assert set(CLIENT) == {"create", "join", "watch", "choose", "full"}
 
 
 def flood_while_another_plays(data: Path, frames: int) -> list[float]:

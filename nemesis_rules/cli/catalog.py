@@ -13,7 +13,9 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from nemesis_rules import coverage
 from nemesis_rules.api import Ruleset
@@ -79,8 +81,39 @@ def run_cards(args: argparse.Namespace) -> int:
             hint = did_you_mean(args.kind, kinds) or f"kinds: {', '.join(sorted(kinds))}"
             raise common.CliError(f"no components of kind `{args.kind}` ({hint})")
         comps = [c for c in comps if c.spec.kind == args.kind]
-    Console(highlight=False).print(cards_table(rules, comps))
+    console = Console(highlight=False)
+    table = cards_table(rules, comps)
+    if effect_room(console, table) < EFFECT_MIN_WIDTH:
+        print_records(console, rules, comps)
+    else:
+        console.print(table)
     return common.EXIT_OK
+
+
+def effect_room(console: Console, table: Table) -> int:
+    """The columns left on this console for the texts after the fixed columns (unknown parts,
+    effect), which share it (the console's width when there are none)."""
+    if not table.expand:
+        return console.width
+    fixed = table.columns[:len(FIXED_COLUMNS)]
+    used = sum(max(len(c.header), *(len(cell) for cell in c.cells)) + 1 for c in fixed)
+    return console.width - used
+
+
+def print_records(console: Console, rules: Ruleset, comps: list[Component]) -> None:
+    """The catalog on a narrow console or a pipe: one line a component, its unknown parts and
+    effect below it, indented and wrapped (never cut)."""
+    unknown = unknown_parts(rules)
+    console.print(escape(f"{len(comps)} components, {sum(c.spec.count for c in comps)} pieces"))
+    for c in comps:
+        console.print(escape(f"{c.spec.id}  {c.spec.kind} ×{c.spec.count}  {c.spec.zone or '-'}  "
+                             f"{rules.label(c.spec.id)}"))
+        for title, text in (("unknown", "; ".join(unknown.get(c.spec.id, ()))), ("effect", effect_summary(rules, c))):
+            if text:
+                console.print(Padding(Text(f"{title}: {text}"), (0, 0, 0, RECORD_INDENT)))
+
+
+FIXED_COLUMNS = (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"), ("name", "left"))
 
 
 def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
@@ -90,8 +123,7 @@ def cards_table(rules: Ruleset, comps: list[Component]) -> Table:
     The effect column takes the width left and is cut with an ellipsis where it runs out."""
     table = Table(box=None, header_style="bold", pad_edge=False,
                   title=f"{len(comps)} components, {sum(c.spec.count for c in comps)} pieces")
-    for name, justify in (("id", "left"), ("kind", "left"), ("count", "right"), ("zone", "left"),
-                          ("name", "left")):
+    for name, justify in FIXED_COLUMNS:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     rows = [[c.spec.id, c.spec.kind, str(c.spec.count), c.spec.zone or "-", rules.label(c.spec.id)] for c in comps]
     unknown = unknown_parts(rules)
@@ -129,6 +161,8 @@ def effect_summary(rules: Ruleset, c: Component) -> str:
 
 
 SUMMARY_WIDTH = 160  # the table cuts the column to the terminal; this bounds a very long script
+EFFECT_MIN_WIDTH = 40  # a console leaving the effect column less prints records instead (a pipe: 80)
+RECORD_INDENT = 4
 
 
 def script_procs(rules: Ruleset, c: Component) -> dict[str, ast.ProcDef]:

@@ -1,7 +1,7 @@
 """`nemesis play`: hot-seat play in the terminal, bots in the seats no human takes.
 
 Seats 0..K-1 are human. At a human's decision the screen shows that seat's view only, then a
-numbered menu; the player types a number, `save FILE`, `help` or `quit`. It reads standard input
+numbered menu; the player types a number, `log` (the whole history), `save FILE`, `help` or `quit`. It reads standard input
 line by line, so a script can drive it as well as a person.
 """
 
@@ -150,6 +150,9 @@ class Session:
         word, _, rest = text.partition(" ")
         if word.lower() in ("quit", "q", "exit"):
             return QUIT
+        if word.lower() == "log":
+            render.whole_log(self.console, self.rules, self.game.view(d.player))
+            return "again"
         if word.lower() == "save":
             self._save(rest.strip())
             return "again"

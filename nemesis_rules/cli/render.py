@@ -50,7 +50,7 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
     shown = screen.counters if screen.counters is not None else list(view["counters"])
     if shown:
         console.print("  ".join(f"{escape(rules.label(k))}: [bold]{view['counters'].get(k, '-')}[/bold]"
-                                for k in shown))
+                                for k in shown), soft_wrap=False)
     if screen.panels:
         fns = SeenFunctions(rules.program, view, rules.fingerprint)
         for panel in screen.panels:
@@ -58,12 +58,23 @@ def view_screen(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
     else:
         console.print(players_table(rules, view, me))
     for line in zone_lines(rules, view, me, screen.zones):
-        console.print(line)
+        console.print(line, soft_wrap=False)  # wrapped to the width: a hand with its cards' text is long
     tail = view["log"][-LOG_TAIL:]
     if tail:
         console.print(f"[dim]{escape(words(rules, 'log'))}[/dim]")
         for entry in tail:
-            console.print(f"  [dim]·[/dim] {escape(entry['text'])}")
+            log_line(console, entry)
+
+
+def log_line(console: Console, entry: dict[str, Any]) -> None:
+    console.print(f"  [dim]·[/dim] {escape(entry['text'])}", soft_wrap=False)
+
+
+def whole_log(console: Console, rules: Ruleset, view: dict[str, Any]) -> None:
+    """Every log entry the seat may read, oldest first (the screen shows the last LOG_TAIL)."""
+    console.print(f"[dim]{escape(words(rules, 'whole_log', n=len(view['log'])))}[/dim]")
+    for entry in view["log"]:
+        log_line(console, entry)
 
 
 def screen_data(rules: Ruleset, view: dict[str, Any]) -> dict[str, Any]:
@@ -134,15 +145,23 @@ def panel_table(rules: Ruleset, panel: Any, rows: Any) -> Table:
 
 def cell_text(rules: Ruleset, value: Any) -> str:
     """A value in a panel: lists joined, equal labels counted (`Card ×3`), a hidden
-    entity as `?`, nothing as `-`."""
+    entity as `?`, nothing as `-`. A list inside the list is one item, its parts joined by
+    spaces (`[[2, b], [3, c]]` reads `2 B, 3 C`)."""
     if value is None or value == ():
         return "-"
     if isinstance(value, tuple):
-        counts = Counter(cell_text(rules, v) for v in value)
+        counts = Counter(_item_text(rules, v) for v in value)
         return ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
     if isinstance(value, str) and value.startswith("?"):
         return "?"
     return rules.label(value)
+
+
+def _item_text(rules: Ruleset, value: Any) -> str:
+    """One item of a panel's list: a list's parts joined by spaces (empty ones left out)."""
+    if isinstance(value, tuple):
+        return " ".join(t for t in (_item_text(rules, v) for v in value) if t) or "-"
+    return cell_text(rules, value)
 
 
 def zone_lines(rules: Ruleset, view: dict[str, Any], me: str | None,
@@ -186,13 +205,15 @@ def zone_label(rules: Ruleset, key: str) -> str:
 
 def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, Any], detail: bool) -> str:
     """Its component's name (copies then count together) and what its face reads (`with_text`),
-    with its set props when it is the viewer's own; a face-down entity as its kind and its back."""
+    with its set props when it is the viewer's own; a face-down entity as its kind and its back.
+    Only props the catalog names are shown: an unnamed prop is the rules' bookkeeping, and its
+    id is no word for a player (`cost 1`, not `item_class quest`)."""
     if isinstance(entry, dict):
         face_down = words(rules, "face_down", kind=rules.label(entry.get("face_down", "?")))
         return f"{face_down} ({rules.label(entry['back'])})" if entry.get("back") is not None else face_down
     ent = view["entities"].get(entry, {})
     label = with_text(rules, ent, rules.label(ent.get("component") or entry))
-    props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ())}
+    props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ()) and k in rules.names}
     if not detail or not props:
         return label
     return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"
@@ -251,9 +272,9 @@ def _placeholder_label(rules: Ruleset, view: dict[str, Any], value: Any) -> str:
 def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any]) -> None:
     """The decision's options, numbered; `view`: the deciding seat's (an option it sees reads as
     on the screen)."""
-    console.print(f"[bold]{escape(question(rules, decision))}[/bold]")
+    console.print(f"[bold]{escape(question(rules, decision))}[/bold]", soft_wrap=False)
     for o in decision.options:
-        console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}")
+        console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}", soft_wrap=False)
     console.print(f"[dim]{escape(words(rules, 'menu_hint'))}[/dim]")
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-PROTOCOL = 1  # bumped on any change a client could notice
+PROTOCOL = 2  # bumped on any change a client could notice
+ACCEPTED = (1, 2)  # versions whose messages the server takes: 2 only adds to 1 (patches are asked for)
 
 MAX_DEPTH = 4  # nesting of a client frame: the deepest schema (create.options) nests 2
 MAX_VALUES = 200  # objects, arrays and scalars in one client frame
@@ -21,18 +22,27 @@ MAX_INT = (1 << 64) - 1  # the largest seed; decisions and options are far below
 _ID = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}
 _INT = {"type": "integer", "minimum": 0}
 _CLIENT_INT = {"type": "integer", "minimum": 0, "maximum": 1_000_000_000}
+_PATCHES = {"type": "boolean", "description": "true: updates after the first come as `patch` messages"}
 _OPTION_VALUE = {"type": ["string", "integer", "boolean"], "maxLength": 64,
                  "minimum": -MAX_INT, "maximum": MAX_INT}
 
 
 def _message(kind: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A server message: marked with PROTOCOL."""
     return {"type": "object", "additionalProperties": False,
             "properties": {"type": {"const": kind}, "protocol": {"const": PROTOCOL}, **props},
             "required": ["type", *required]}
 
 
+def _client(kind: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A client message: it may be marked with any accepted version."""
+    schema = _message(kind, props, required)
+    schema["properties"]["protocol"] = {"enum": list(ACCEPTED)}
+    return schema
+
+
 CLIENT = {
-    "create": _message("create", {
+    "create": _client("create", {
         "ruleset": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 256},
                     "minItems": 1, "maxItems": 16},
         "seats": {"type": "array", "items": {"enum": ["human", "random", "heuristic"]}, "minItems": 1,
@@ -43,10 +53,12 @@ CLIENT = {
                     "additionalProperties": _OPTION_VALUE},
         "lang": {"type": "string", "pattern": "^[a-z]{2,3}$"},
     }, ["ruleset", "seats"]),
-    "join": _message("join", {"table": _ID, "token": {"type": "string", "minLength": 1, "maxLength": 64,
-                                                      "pattern": "^[A-Za-z0-9_-]+$"}}, ["table", "token"]),
-    "watch": _message("watch", {"table": _ID}, ["table"]),
-    "choose": _message("choose", {"decision": _CLIENT_INT, "option": _CLIENT_INT}, ["decision", "option"]),
+    "join": _client("join", {"table": _ID, "token": {"type": "string", "minLength": 1, "maxLength": 64,
+                                                      "pattern": "^[A-Za-z0-9_-]+$"},
+                              "patches": _PATCHES}, ["table", "token"]),
+    "watch": _client("watch", {"table": _ID, "patches": _PATCHES}, ["table"]),
+    "choose": _client("choose", {"decision": _CLIENT_INT, "option": _CLIENT_INT}, ["decision", "option"]),
+    "full": _client("full", {}, []),
 }
 
 _DECISION = {
@@ -100,13 +112,22 @@ SERVER = {
         "required": ["seat", "kind"]}}}, ["table", "seats"]),
     "joined": _message("joined", {"table": _ID, "seat": {"type": ["integer", "null"]}}, ["table", "seat"]),
     "update": _message("update", {
-        "table": _ID, "seat": {"type": ["integer", "null"]},
+        "table": _ID, "seat": {"type": ["integer", "null"]}, "seq": _INT,
         "view": {"type": "object", "description": "Game.view(seat): all this seat may see"},
         "decision": _DECISION, "screen": _SCREEN, "board": _BOARD,
         "result": {"type": ["object", "null"], "properties": {
             "reason": {"type": "string"}, "winners": {"type": "array", "items": {"type": "integer"}},
             "text": {"type": "string"}}},
-    }, ["table", "seat", "view", "decision", "screen", "result", "board"]),
+    }, ["table", "seat", "seq", "view", "decision", "screen", "result", "board"]),
+    "patch": _message("patch", {
+        "table": _ID, "seq": _INT,
+        "ops": {"type": "array", "description": "RFC 6902 JSON Patch: turns the update numbered seq - 1 "
+                                                "(without type, protocol and seq) into this one",
+                "items": {"type": "object", "properties": {
+                    "op": {"enum": ["add", "remove", "replace", "move", "copy", "test"]},
+                    "path": {"type": "string"}, "from": {"type": "string"}, "value": {}},
+                    "required": ["op", "path"]}},
+    }, ["table", "seq", "ops"]),
     "error": _message("error", {
         "code": {"enum": ["bad_json", "bad_message", "protocol", "bad_ruleset", "unknown_table", "bad_token",
                           "not_joined", "not_your_decision", "stale_decision", "illegal_option", "game_over",
@@ -131,8 +152,9 @@ def check_client(message: Any) -> dict[str, Any]:
         raise ProtocolError("bad_message", problem)
     if not isinstance(message, dict) or not isinstance(message.get("type"), str) or message["type"] not in CLIENT:
         raise ProtocolError("bad_message", f"a message is an object whose type is one of {sorted(CLIENT)}")
-    if "protocol" in message and message["protocol"] != PROTOCOL:
-        raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL}, not {brief(message['protocol'])}")
+    if "protocol" in message and not any(_same(message["protocol"], v) for v in ACCEPTED):
+        raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL} (and takes {ACCEPTED[0]}), "
+                                        f"not {brief(message['protocol'])}")
     problem = check(CLIENT[message["type"]], message, message["type"])
     if problem:
         raise ProtocolError("bad_message", problem)

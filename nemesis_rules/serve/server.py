@@ -16,10 +16,12 @@ import asyncio
 import json
 import mimetypes
 import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
+import jsonpatch
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
@@ -65,10 +67,22 @@ class RateLimit:
         return True
 
 
+@dataclass
+class Client:
+    """A joined or watching connection: its table and seat, and what it was last sent. A client
+    that asked for patches gets each update after the first as the JSON Patch from `last` to it;
+    `seq` numbers its updates, so a client that misses one asks for a full view again."""
+    table: str
+    seat: int | None
+    patches: bool = False
+    seq: int = 0
+    last: dict[str, Any] | None = None
+
+
 class Server:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self.clients: dict[ServerConnection, tuple[str, int | None]] = {}  # -> table id, seat
+        self.clients: dict[ServerConnection, Client] = {}
         self.outboxes: dict[ServerConnection, asyncio.Queue[str]] = {}
 
     async def handle(self, ws: ServerConnection) -> None:
@@ -130,26 +144,44 @@ class Server:
                 seat = table.seat_of(m["token"])
                 if seat is None:
                     raise ProtocolError("bad_token", "this token opens no seat at this table")
-            self.clients[ws] = (table.id, seat)
+            self.clients[ws] = Client(table.id, seat, m.get("patches", False))
             table.touch()
             self.send(ws, {"type": "joined", "protocol": PROTOCOL, "table": table.id, "seat": seat})
-            self.send(ws, update(table, seat))
+            self.send_update(ws, table)
+        elif kind == "full":
+            if ws not in self.clients:
+                raise ProtocolError("not_joined", "join or watch a table before asking for its view")
+            self.clients[ws].last = None
+            self.send_update(ws, self.tables.get(self.clients[ws].table))
         else:
             await self.choose(ws, m)
 
     async def choose(self, ws: ServerConnection, m: dict[str, Any]) -> None:
-        table_id, seat = self.clients.get(ws, (None, None))
-        if seat is None:
+        client = self.clients.get(ws)
+        if client is None or client.seat is None:
             raise ProtocolError("not_joined", "join a seat with its token before choosing")
-        table = self.tables.get(table_id)
+        table, seat = self.tables.get(client.table), client.seat
         try:
             table.choose(seat, m["decision"], m["option"])
         except (IllegalMoveError, RulesError) as err:
             raise ProtocolError("illegal_option", str(err).splitlines()[0]) from None
         self.tables.save(table)
-        for client, (tid, s) in list(self.clients.items()):
-            if tid == table.id:
-                self.send(client, update(table, s))
+        for other, c in list(self.clients.items()):
+            if c.table == table.id:
+                self.send_update(other, table)
+
+    def send_update(self, ws: ServerConnection, table: Table) -> None:
+        """Send `ws` the table as its seat sees it now: a full `update`, or a `patch` against the
+        last one when it asked for patches and has had a full view."""
+        client = self.clients[ws]
+        client.seq += 1
+        now = update(table, client.seat)
+        if client.patches and client.last is not None:
+            ops = jsonpatch.make_patch(client.last, now).patch
+            self.send(ws, {"type": "patch", "protocol": PROTOCOL, "table": table.id, "seq": client.seq, "ops": ops})
+        else:
+            self.send(ws, {"type": "update", "protocol": PROTOCOL, "seq": client.seq, **now})
+        client.last = now if client.patches else None
 
     def send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
         """Queue `message` for `ws`, never waiting: a client whose outbox is full is closed."""
@@ -180,8 +212,9 @@ class Server:
 
 
 def update(table: Table, seat: int | None) -> dict[str, Any]:
-    """What `seat` (None: a spectator) gets after a change: its view, its decision if it is its
-    turn (who is to choose otherwise), the screen the terminal would draw, and the result."""
+    """What `seat` (None: a spectator) gets after a change (an `update` message without its type,
+    protocol and seq): its view, its decision if it is its turn (who is to choose otherwise), the
+    screen the terminal would draw, and the result."""
     game, rules = table.game, table.rules
     seen = game.view(seat)
     d = game.decision
@@ -196,9 +229,10 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
         result = {"reason": str(result["reason"]), "winners": list(result["winners"]),
                   "text": render.words(rules, "game_over", reason=rules.label(result["reason"]),
                                        winners=winners or render.words(rules, "nobody"))}
-    return {"type": "update", "protocol": PROTOCOL, "table": table.id, "seat": seat, "view": seen,
-            "decision": decision, "screen": render.screen_data(rules, seen), "result": result,
-            "board": board.board_data(rules, seen)}
+    document = {"table": table.id, "seat": seat, "view": seen, "decision": decision,
+                "screen": render.screen_data(rules, seen), "result": result,
+                "board": board.board_data(rules, seen)}
+    return json.loads(json.dumps(document))  # as the client reads it: tuples are lists, keys are strings
 
 
 async def run(tables: Tables, host: str, port: int, ready=print) -> None:

@@ -1,0 +1,62 @@
+"""The `nemesis play` screen fits a terminal of 80 columns (issue #36 point 6): every line of a
+mid-game screen of base, Lockdown on its provisional board and Retaliation, its menu included,
+is at most 80 columns, and each room of base's ship panel is one line that names where each
+corridor leads; intruders show their injuries and weapons their ammo."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from nemesis_rules import Game
+from nemesis_rules.bots import make_bot, play_turn
+from nemesis_rules.cli import render
+from nemesis_rules.openspiel import cached_rules
+
+WIDTH = 80
+PLAYERS = 3
+
+
+def mid_game_screen(modules: tuple[str, ...], moves: int, lang: str = "en", **options) -> tuple[str, Game]:
+    """The screen (and menu) the deciding seat reads after `moves` heuristic moves, at 80 columns."""
+    rules = cached_rules(modules, lang)
+    game = Game.new(rules, PLAYERS, 5, **options)
+    bots = {s: make_bot("heuristic", s) for s in range(PLAYERS)}
+    for _ in range(moves):
+        play_turn(game, bots)
+    assert not game.over
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, highlight=False, soft_wrap=True)  # as `nemesis play` makes it
+    view = game.view(game.decision.player)
+    render.view_screen(console, rules, view)
+    render.menu(console, rules, game.decision, view)
+    return out.getvalue(), game
+
+
+@pytest.mark.parametrize(("modules", "moves", "options"), [
+    (("base",), 60, {}),
+    (("lockdown",), 40, {"board": "provisional"}),
+    (("retaliation",), 60, {}),
+])
+def test_every_line_of_a_mid_game_screen_fits_80_columns(modules, moves, options):
+    screen, _ = mid_game_screen(modules, moves, **options)
+    long = [line for line in screen.splitlines() if len(line) > WIDTH]
+    assert not long, long
+
+
+def test_each_room_of_the_base_ship_is_one_line_naming_where_its_corridors_lead():
+    screen, game = mid_game_screen(("base",), 60)
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Ship ("))
+    end = lines.index("In the rooms")
+    rows = lines[start + 2:end]
+    assert [row.split()[0] for row in rows] == [str(n) for n in range(1, 22)]  # one line a room space
+    cockpit = rows[0]
+    assert cockpit.split()[1] == "Cockpit" and "#3" in cockpit and "3 Nest" in cockpit  # 3 leads to the Nest
+    assert "1, 2, 3, 4" not in screen
+    rooms = "\n".join(lines[end:lines.index("Crew")])
+    assert "Queen 2 inj." in rooms  # an intruder with its injuries
+    crew = "\n".join(lines[lines.index("Crew"):])
+    assert "Shotgun 2" in crew and "ammo" in crew  # a weapon with its ammo
