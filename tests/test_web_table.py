@@ -90,10 +90,13 @@ SHOWN = """() => {
 
 
 def without_log(frame: str) -> str:
-    """A received frame without its log (the log names cards played earlier: public then)."""
+    """A received frame without its log (the log names cards played earlier: public then); a
+    patch without its operations on the log."""
     message = json.loads(frame)
     if message.get("type") == "update":
         message["view"]["log"], message["screen"]["log"] = [], []
+    if message.get("type") == "patch":
+        message["ops"] = [op for op in message["ops"] if not op["path"].startswith(("/view/log", "/screen/log"))]
     return json.dumps(message)
 
 
@@ -177,6 +180,7 @@ def play_by_clicks(browser, tmp_path: Path, seed: int, clicks: int) -> tuple[dic
             page.wait_for_function(f"document.body.dataset.decision !== '{before}'", timeout=60_000)
             assert page.locator("#error").is_hidden(), page.inner_text("#error")
         end = page.inner_text("#result") if page.get_attribute("body", "data-decision") == "over" else ""
+        ways["patches"] = sum('"type": "patch"' in f or '"type":"patch"' in f for f in frames)
         page.close()
     return ways, end
 
@@ -184,6 +188,7 @@ def play_by_clicks(browser, tmp_path: Path, seed: int, clicks: int) -> tuple[dic
 def test_a_short_game_by_clicks_on_the_board_and_the_hand_shows_no_other_seat_secret(tmp_path, browser):
     ways, _ = play_by_clicks(browser, tmp_path, seed=3, clicks=20)
     assert ways["board"] + ways["hand"] >= 10 and ways["secrets"] > 0, ways
+    assert ways["patches"] > 0, ways  # the page joins with `patches` and draws what they rebuild
 
 
 @pytest.mark.slow

@@ -6,13 +6,14 @@
 // `refs` name it.
 "use strict";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const SVG = "http://www.w3.org/2000/svg";
 const PLACE_W = 124, PLACE_H = 88; // a place drawn as a box (a grid place is a hex of the grid's size)
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
 let current = null; // the latest update
+let base = null, seq = 0; // the last update as the server patches it (docs/protocol.md, "Patches")
 let lastTurnLog = null; // the log's length when this seat last chose (the "since your last turn" mark)
 const turnKey = `nemesis-last-turn:${params.get("table")}:${params.get("token") || "watch"}`;
 try { lastTurnLog = JSON.parse(sessionStorage.getItem(turnKey)); } catch (e) { lastTurnLog = null; }
@@ -459,18 +460,38 @@ function showLinks(created) {
 
 socket.addEventListener("open", () => {
   $("status").textContent = "connected";
-  if (params.get("table") && params.get("token")) send({ type: "join", table: params.get("table"), token: params.get("token") });
-  else if (params.get("table")) send({ type: "watch", table: params.get("table") });
+  if (params.get("table") && params.get("token")) send({ type: "join", table: params.get("table"), token: params.get("token"), patches: true });
+  else if (params.get("table")) send({ type: "watch", table: params.get("table"), patches: true });
   else $("create").hidden = false;
 });
 socket.addEventListener("close", () => { $("status").textContent = "disconnected: reload the page to reconnect"; });
 socket.addEventListener("message", (event) => {
   const m = JSON.parse(event.data);
-  if (m.type === "update") { $("error").hidden = true; draw(m); }
+  if (m.type === "update") received(m);
+  else if (m.type === "patch") patched(m);
   else if (m.type === "joined") $("status").textContent = m.seat === null ? "watching" : `seat ${m.seat + 1}`;
   else if (m.type === "created") showLinks(m);
   else if (m.type === "error") showError(m);
 });
+
+// A full update, or one rebuilt from a patch: kept (without type, protocol and seq) as the next
+// patch's base, then drawn.
+function received(update) {
+  const { type, protocol, seq: number, ...document } = update;
+  base = document;
+  seq = number;
+  $("error").hidden = true;
+  draw({ type, ...document });
+}
+
+// A patch against the last update; a gap in the numbering or a patch that does not apply asks
+// the server for the whole view again.
+function patched(m) {
+  if (base === null || m.seq !== seq + 1) { send({ type: "full" }); return; }
+  let document;
+  try { document = applyPatch(base, m.ops); } catch (e) { send({ type: "full" }); return; }
+  received({ type: "update", seq: m.seq, ...document });
+}
 
 $("filter").addEventListener("input", () => { if (current) drawHistory(current); });
 $("create-form").addEventListener("submit", (event) => {
