@@ -71,6 +71,7 @@ class Composition:
     sources: dict[str, str] = attrs.Factory(dict)
     requires: dict[str, set[str]] = attrs.Factory(dict)  # module -> every module it requires
     spans: dict[tuple, Span] = attrs.Factory(dict)  # ("kinds", kind, "props", prop) -> where written
+    prop_types: dict[str, dict] = attrs.Factory(dict)  # kind -> prop -> PropType, parsed once by the checks
 
     def at(self, *path: Any, default: Span) -> Span:
         """Where a declaration's field was written (falling back to the declaration)."""

@@ -183,9 +183,12 @@ def environment(comp: Composition) -> Environment:
 
 # ---- data ----
 def prop_types(comp: Composition, kind: str) -> dict[str, PropType]:
-    """The parsed type of each prop of a kind (docs/language.md, "Prop types")."""
-    types = _named_types(comp)
-    return {prop: parse_type(t, comp.kinds, types)[0] for prop, t in comp.kinds[kind].value.props.items()}
+    """The parsed type of each prop of a kind (docs/language.md, "Prop types"), parsed once."""
+    if kind not in comp.prop_types:
+        types = _named_types(comp)
+        comp.prop_types[kind] = {prop: parse_type(t, comp.kinds, types)[0]
+                                 for prop, t in comp.kinds[kind].value.props.items()}
+    return comp.prop_types[kind]
 
 
 def _named_types(comp: Composition) -> dict[str, str]:
@@ -329,7 +332,6 @@ def _check_players(comp: Composition) -> None:
 
 def _check_components(comp: Composition) -> None:
     names = value_names(comp)
-    all_types: dict[str, dict[str, PropType]] = {}
     sizes: dict[str, int] = {}
     total = 0
     for cid, c in comp.components.items():
@@ -350,7 +352,7 @@ def _check_components(comp: Composition) -> None:
                                                f"{limits.MAX_COMPONENT_COUNT:,} copies", c.at("count"),
                                                help="model a large quantity as a counter or a prop"))
         total += max(0, spec.count)
-        types = all_types.setdefault(spec.kind, prop_types(comp, spec.kind))
+        types = prop_types(comp, spec.kind)
         for prop, value in spec.props.items():
             _check_prop(comp, cid, types, names, prop, value, c.at(f"props.{prop}"))
             if (problem := _beyond_limits(value)) is not None:
