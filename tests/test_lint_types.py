@@ -127,11 +127,11 @@ def test_the_did_you_mean_for_purged_is_not_red(tmp_path):
 # ---- declaring types ----
 
 
-def toy(tmp_path: Path, kinds: str, more: str = "") -> list[Diagnostic]:
+def toy(tmp_path: Path, kinds: str, more: str = "", main: str = "pass") -> list[Diagnostic]:
     folder = tmp_path / "toy"
     folder.mkdir(parents=True)
     (folder / "module.yaml").write_text("id: toy\nname: Toy\nversion: 0.1.0\nentry: main\n")
-    (folder / "rules.nem").write_text("proc main():\n    pass\n")
+    (folder / "rules.nem").write_text(f"proc main():\n    {main}\n")
     (folder / "data.yaml").write_text("symbols: [gem, stone, rock]\n" + kinds)
     if more:
         (folder / "more.yaml").write_text(more)
@@ -159,6 +159,13 @@ def test_a_kind_typed_prop_wants_a_component_of_that_kind(tmp_path):
     found = toy(tmp_path, kinds)
     assert [(d.code, d.span.line) for d in found] == [("E403", 9), ("E303", 10)]
     assert found[1].help == "did you mean `hall`?"
+
+
+def test_a_prop_name_typed_differently_by_two_kinds_accepts_what_fits_either(tmp_path):
+    kinds = ("kinds:\n  card: {props: {label: str}}\n  token: {props: {label: gem | stone}}\n"
+             "components:\n  - {id: c1, kind: card}\n")
+    assert toy(tmp_path, kinds, main='c1.label = "hello"') == []  # a text fits card's label
+    assert [d.code for d in toy(tmp_path / "2", kinds, main="c1.label = 3")] == ["E403"]  # fits neither
 
 
 def test_value_problem_and_widen():

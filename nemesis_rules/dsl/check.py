@@ -198,7 +198,7 @@ class Checker:
             self._prop_value(t.name, self.env.prop_types[t.name], v, scope)
 
     def _prop_value(self, prop: str, types: list[PropType], v: ast.Expr, scope: set[str]) -> None:
-        if isinstance(v, ast.Str) and any(_names_something(t) for t in types):
+        if isinstance(v, ast.Str) and all(_names_something(t) for t in types):
             known = self.env.names.declared
             hint = f"write the name without quotes: `{v.value}`" if v.value in known else \
                 did_you_mean(v.value, known) or "write a declared name, without quotes"
