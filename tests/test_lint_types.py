@@ -152,6 +152,15 @@ def test_a_named_type_widened_by_a_later_declaration(tmp_path):
     assert toy(tmp_path / "2", kinds, more="types:\n  ore: rock | gem\n") == []
 
 
+def test_an_extension_adds_symbols_to_a_props_set(tmp_path):
+    kinds = "kinds:\n  card: {props: {suit: gem | stone}}\ncomponents:\n  - {id: c1, kind: card, props: {suit: rock}}\n"
+    assert [d.code for d in toy(tmp_path, kinds)] == ["E310"]
+    more = "kinds:\n  card: {extend: true, props: {suit: rock | gem}}\n"
+    assert toy(tmp_path / "2", kinds, more=more) == []
+    clash = "kinds:\n  card: {extend: true, props: {suit: int}}\n"
+    assert "E500" in [d.code for d in toy(tmp_path / "3", kinds, more=clash)]
+
+
 def test_a_kind_typed_prop_wants_a_component_of_that_kind(tmp_path):
     kinds = ("kinds:\n  card: {props: {home: room}}\n  room: {}\n  token: {}\n"
              "components:\n  - {id: hall, kind: room}\n  - {id: coin, kind: token}\n"
