@@ -186,3 +186,21 @@ def test_value_problem_and_widen():
     assert value_problem(parse_type("card", ("card",))[0], None, names) is None  # none fits every type
     assert widen(parse_type("a | b", ())[0], parse_type("b | c", ())[0]).members == ("a", "b", "c")
     assert widen(parse_type("int", ())[0], parse_type("a | b", ())[0]) is None
+
+
+def test_a_scenario_position_checks_a_props_symbol_set(tmp_path):
+    """A scenario's `position:` sets props through the same types: a symbol outside the set is refused."""
+    from nemesis_rules.scenario import run_file
+
+    toy_mod = tmp_path / "toy"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "toy", toy_mod)
+    components = toy_mod / "components.yaml"
+    components.write_text(components.read_text(encoding="utf-8").replace(
+        "suit: symbol", "suit: attack | boost | shield"), encoding="utf-8")
+    path = tmp_path / "s.yaml"
+    head = f"modules: [{toy_mod.as_posix()}]\nplayers: 2\nseed: 1\n"
+    path.write_text(head + "position:\n  props: {sprint#1: {suit: gem}}\nexpect: [{over: false}]\n", encoding="utf-8")
+    report = run_file(path)
+    assert report.status == "ERROR" and "prop `suit` of sprint#1 is attack | boost | shield, got gem" in report.error
+    path.write_text(head + "position:\n  props: {sprint#1: {suit: shield}}\nexpect: [{over: false}]\n", encoding="utf-8")
+    assert run_file(path).status == "PASS"
