@@ -26,6 +26,7 @@ from ruamel.yaml.error import YAMLError
 
 from nemesis_rules.api import Game, Ruleset, load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
+from nemesis_rules.dsl.proptypes import PropType, parse_type
 from nemesis_rules.engine import vm
 from nemesis_rules.engine.limits import MAX_FILE_BYTES, MAX_SAVE_BYTES
 from nemesis_rules.engine.primitives import ScriptError
@@ -850,14 +851,24 @@ def _prop_value(game: Game, eid: str, kind: str, p: Entry) -> Any:
 
 
 def _fits(game: Game, declared: str, value: Any) -> bool:
+    comp = game.rules.composition
+    return _fits_type(game, parse_type(declared, comp.kinds, {n: d.value for n, d in comp.types.items()})[0], value)
+
+
+def _fits_type(game: Game, t: PropType, value: Any) -> bool:
     if value is None:
         return True
-    if declared == "entity":
-        return isinstance(value, str) and value in game.state.entities
+    if t.base == "list" and t.item is not None:
+        return isinstance(value, tuple) and all(_fits_type(game, t.item, v) for v in value)
+    if t.base == "set":
+        return value in t.members
+    if t.base in ("entity", "kind"):
+        ok = isinstance(value, str) and value in game.state.entities
+        return ok and (t.kind is None or game.state.entities[value][E_KIND] == t.kind)
     check = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
              "bool": lambda v: isinstance(v, bool), "symbol": lambda v: isinstance(v, str),
              "str": lambda v: isinstance(v, str), "list": lambda v: isinstance(v, tuple)}
-    return check.get(declared, lambda v: True)(value)
+    return check.get(t.base, lambda v: True)(value)
 
 
 def _set_face(game: Game, section: Entry) -> None:

@@ -22,15 +22,15 @@ E100 syntax-error E101 unexpected-token E102 bad-indentation W103 irregular-inde
 E104 unreadable-file E105 not-a-module-file E200 unknown-field E201 missing-field E202 wrong-value-type E203 bad-module-id
 E300 unknown-name E301 unknown-primitive E302 unknown-procedure E303 unknown-component
 E304 unknown-kind E305 unknown-zone E306 unknown-prop E307 unknown-translation-key
-E308 unknown-event E309 unknown-option E400 wrong-arity E401 wrong-argument-type
-E402 not-callable E500 duplicate-id E501 deck-count-mismatch W502 unreachable-code
+E308 unknown-event E309 unknown-option E310 unknown-symbol-value E400 wrong-arity E401 wrong-argument-type
+E402 not-callable E403 wrong-prop-type E404 id-as-string E500 duplicate-id E501 deck-count-mismatch W502 unreachable-code
 W503 unused-procedure W504 unused-component W506 unlaid-link E505 misplaced-statement W507 missing-link-label
-E508 duplicate-link-label E509 unreachable-node W600 missing-translation
+E508 duplicate-link-label E509 unreachable-node E510 wrong-kind-in-zone W600 missing-translation
 W601 unused-translation-key E602 placeholder-mismatch E603 bad-placeholder E700 missing-required-module
 E701 module-cycle E702 conflicting-replacements E703 engine-version-out-of-range
 E704 conflicting-modules E705 bad-requires-path W800 unbounded-loop E801 file-too-large
 E802 yaml-alias-expansion E803 too-many-components E804 value-too-large E805 nesting-too-deep
-E806 bad-player-range E999 internal-error
+E806 bad-player-range E807 counter-out-of-bounds E999 internal-error
 """.split()
 
 

@@ -2,7 +2,7 @@
 
 Each mutant is a copy of the module with one automatic fault (misspelt reference, deleted
 field, value of the wrong type, duplicated id, dropped translation, broken indentation,
-truncated file, stray token). A mutant is caught when the linter reports a finding that
+truncated file, stray token, misspelt symbol in a record's props). A mutant is caught when the linter reports a finding that
 matches the fault's expectation (usually: an error or warning on the faulty line).
 
 Usage:
@@ -203,8 +203,29 @@ def stray_token(rng, file, text):
     return Mutant("insert a stray token", file, "\n".join(lines), i + 1, on_line())
 
 
+_PROP_SYMBOL = re.compile(r"(?<![a-z0-9_])([a-z][a-z0-9_]{3,})(?=\s*[,\]}])")  # a value (not a key) in a flow mapping
+
+
+def misspell_prop_symbol(rng, file, text):
+    """A symbol among a record's props misspelt (`movers: [adult, breder]`): caught by its prop's type."""
+    lines = _lines(text)
+    if not file.endswith(".yaml") or "i18n/" in file:
+        return None
+    i = _pick(rng, lines, re.compile(r"props: \{.*[a-z]{4,}\s*[,\]}]"))
+    if i is None:
+        return None
+    code = lines[i].split(" #")[0]
+    start = code.index("props: {")
+    words = [m for m in _PROP_SYMBOL.finditer(code, start) if m.group() not in ("true", "false", "null")]
+    if not words:
+        return None
+    m = rng.choice(words)
+    lines[i] = code[: m.start()] + _misspell(m.group(), rng) + lines[i][m.end():]
+    return Mutant("misspell a prop's symbol", file, "\n".join(lines), i + 1, on_line())
+
+
 MUTATORS = [misspell_reference, delete_field, change_type, duplicate_id, drop_translation,
-            break_indentation, truncate, stray_token]
+            break_indentation, truncate, stray_token, misspell_prop_symbol]
 
 
 def make_mutants(module: Path, count: int, seed: int) -> list[Mutant]:

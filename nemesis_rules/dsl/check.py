@@ -12,6 +12,7 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.dsl.proptypes import Names, PropType, value_problem
 from nemesis_rules.engine.primitives import ENTITY_ATTRS, REGISTRY, Primitive
 
 STRING_LIKE = {"str", "entity", "zone", "die", "kind", "action"}
@@ -42,6 +43,9 @@ class Environment:
     called: set[str] = attrs.Factory(set)  # procedures and functions called somewhere
     used_names: set[str] = attrs.Factory(set)  # declared names that scripts mention
     options: set[str] = attrs.Factory(set)
+    prop_types: dict[str, list[PropType]] = attrs.Factory(dict)  # prop -> its types (one a kind declaring it)
+    names: Names = Names((), (), {})  # what prop values may name (kinds' typed props)
+    bounds: dict[str, tuple[int, int]] = attrs.Factory(dict)  # counter -> its declared min and max
 
 
 def static_type(e: ast.Expr, env: Environment) -> str:
@@ -119,7 +123,11 @@ class Checker:
                     self.error("E500", f"`{n}` is a counter; pick another variable name", s.span,
                                "assign the counter without `let`")
                 scope.add(n)  # a variable may shadow a declared name inside its procedure
-            case ast.Assign(target=t, value=v) | ast.AugAssign(target=t, value=v):
+            case ast.Assign(target=t, value=v):
+                self.expr(v, scope)
+                self._target(t, scope)
+                self._assigned(t, v, scope)
+            case ast.AugAssign(target=t, value=v):
                 self.expr(v, scope)
                 self._target(t, scope)
             case ast.Return(value=v):
@@ -177,6 +185,32 @@ class Checker:
                 self.error("E300", f"assignment to unknown variable `{t.id}`", t.span, hint)
         else:
             self.expr(t, scope)
+
+    def _assigned(self, t: ast.Expr, v: ast.Expr, scope: set[str]) -> None:
+        """A literal assigned to a counter fits its bounds, one assigned to a prop fits the prop's type."""
+        if isinstance(t, ast.Name) and t.id in self.env.bounds and t.id not in scope:
+            lo, hi = self.env.bounds[t.id]
+            n = _literal(v, scope, self.env)
+            if isinstance(n, int) and not isinstance(n, bool) and not lo <= n <= hi:
+                self.error("E807", f"counter `{t.id}` is set to {n}, outside its bounds {lo}..{hi}", v.span,
+                           "change the value, or the counter's `min`/`max` in its YAML")
+        elif isinstance(t, ast.Attr) and t.name in self.env.prop_types:
+            self._prop_value(t.name, self.env.prop_types[t.name], v, scope)
+
+    def _prop_value(self, prop: str, types: list[PropType], v: ast.Expr, scope: set[str]) -> None:
+        if isinstance(v, ast.Str) and all(_names_something(t) for t in types):
+            known = self.env.names.declared
+            hint = f"write the name without quotes: `{v.value}`" if v.value in known else \
+                did_you_mean(v.value, known) or "write a declared name, without quotes"
+            self.error("E404", f"prop `{prop}` holds a name, not a string: {v.value!r}", v.span, hint)
+            return
+        value = _literal(v, scope, self.env)
+        if value is _UNKNOWN:
+            return
+        problems = [value_problem(t, value, self.env.names) for t in types]
+        if all(problems) and (first := problems[0]) is not None:
+            code = "E403" if first.code == "E202" else first.code
+            self.error(code, f"prop `{prop}`: {first.message}", v.span, first.help)
 
     # ---- expressions ----
     def expr(self, e: ast.Expr | None, scope: set[str]) -> None:
@@ -269,6 +303,9 @@ class Checker:
                     if k.name == "prompt" and isinstance(k.value, ast.Str):
                         self._message(k.value)
             return
+        for arg in e.args:  # a script's parameters are untyped: a string naming a component is a slip
+            if isinstance(arg, ast.Str) and arg.value in self.env.names.kind_of:
+                self._id_as_string(arg, f"{target.what} `{name}` is given a string")
         if e.kwargs:
             self.error("E400", f"`{name}` takes no keyword arguments", e.kwargs[0].span)
         if len(e.args) != len(target.params):
@@ -335,7 +372,16 @@ class Checker:
         for p, arg in pairs:
             self._arg_type(prim, p.name, p.type, arg)
 
+    def _id_as_string(self, arg: ast.Str, what: str) -> None:
+        ids = self.env.names.kind_of
+        hint = f"write the id without quotes: `{arg.value}`" if arg.value in ids else \
+            did_you_mean(arg.value, ids) or "write a component's id, without quotes"
+        self.error("E404", f"{what}, {arg.value!r}, where an id is expected", arg.span, hint)
+
     def _arg_type(self, prim: Primitive, pname: str, want: str, arg: ast.Expr) -> None:
+        if want == "entity" and isinstance(arg, ast.Str):
+            self._id_as_string(arg, f"`{prim.name}` wants an entity for `{pname}`")
+            return
         have = static_type(arg, self.env)
         if not _compatible(have, want):
             self.error("E401", f"`{prim.name}` wants {want} for `{pname}`, got {have}", arg.span,
@@ -344,3 +390,31 @@ class Checker:
             if self.env.values[arg.id] != want:
                 self.error("E401", f"`{arg.id}` is a {self.env.values[arg.id]}, not a {want}", arg.span,
                            f"signature: {prim.signature()}")
+
+
+_UNKNOWN = object()  # a value known only when the game runs
+
+
+def _literal(e: ast.Expr, scope: set[str], env: Environment) -> object:
+    """The value of a literal as a record would write it (a declared name as its text, a list as a
+    tuple), or _UNKNOWN."""
+    match e:
+        case ast.Num(value=n) | ast.Bool(value=n) | ast.Str(value=n):
+            return n
+        case ast.NoneLit():
+            return None
+        case ast.Neg(operand=ast.Num(value=n)):
+            return -n
+        case ast.Name(id=n) if n not in scope and n in env.values:
+            return n
+        case ast.ListLit(items=items):
+            values = tuple(_literal(i, scope, env) for i in items)
+            return _UNKNOWN if _UNKNOWN in values else values
+    return _UNKNOWN
+
+
+def _names_something(t: PropType) -> bool:
+    """Whether a prop of this type holds declared names (symbols, ids), never free text."""
+    while t.item is not None:
+        t = t.item
+    return t.base in ("symbol", "set", "kind", "entity")

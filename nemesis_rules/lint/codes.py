@@ -504,6 +504,29 @@ CODES: tuple[LintCode, ...] = (
         ```
         """),
     # ---- E4xx types and arity ----
+    _rule("E310", "unknown-symbol-value", """
+        ## What it does
+        Reports a value that a prop's type does not allow among names: a symbol outside the
+        prop's symbol set (`combat: anytime | in_combat | out_of_combat`), a name declared nowhere
+        for a `symbol` prop, in a record (`props:`, `defaults:`), an item of a `list of ...` prop,
+        or a script's assignment; also a symbol set naming an undeclared symbol. The help offers
+        the nearest allowed name.
+
+        ## Why it matters
+        A misspelt symbol loads and plays: the rules that compare it with the right name never
+        match, so the card silently does nothing (its movers never move, its item is never
+        offered).
+
+        ## Example
+        ```
+        props: {movers: [adult, breder], combat: out_of_combt}
+        ```
+
+        ## Instead
+        ```
+        props: {movers: [adult, breeder], combat: out_of_combat}
+        ```
+        """),
     _rule("E400", "wrong-arity", """
         ## What it does
         Reports a call with too few or too many arguments, or an unknown keyword argument,
@@ -568,6 +591,46 @@ CODES: tuple[LintCode, ...] = (
         Call a procedure, function or primitive, or drop the parentheses.
         """),
     # ---- E5xx / W5xx duplicates and structure ----
+    _rule("E403", "wrong-prop-type", """
+        ## What it does
+        Reports a script assigning a literal of the wrong type to a prop whose kinds declare its
+        type (a number to a `bool` prop, `true` to an `int` prop), or a record naming a
+        component of another kind where a kind-typed prop (`target: room_tile`) wants that kind.
+
+        ## Why it matters
+        The game runs on with a value no rule expects: `p.hidden = 1` is true to `if p.hidden`
+        but not equal to `true`, so some checks see the state and others do not.
+
+        ## Example
+        ```
+        who.hidden = 1
+        ```
+
+        ## Instead
+        ```
+        who.hidden = true
+        ```
+        """),
+    _rule("E404", "id-as-string", """
+        ## What it does
+        Reports a string literal where an entity id or a declared name is wanted: an argument
+        of a primitive whose parameter is an entity, a string naming a component given to a
+        procedure or function, or a string assigned to a prop holding names.
+
+        ## Why it matters
+        Names are checked only when written as names: a misspelt id inside quotes reaches the
+        game and fails (or finds nothing) when the line runs.
+
+        ## Example
+        ```
+        intruder_enters(i, "slot_storage")
+        ```
+
+        ## Instead
+        ```
+        intruder_enters(i, slot_storage)
+        ```
+        """),
     _rule("E500", "duplicate-id", """
         ## What it does
         Reports an id declared twice: two components, kinds, zones, procedures or translation
@@ -736,6 +799,29 @@ CODES: tuple[LintCode, ...] = (
 
         ## Instead
         Link it to the others: `- {id: hall_cellar, kind: path, ends: [hall, cellar], labels: [2, [1, 2]]}`.
+        """),
+    _rule("E510", "wrong-kind-in-zone", """
+        ## What it does
+        Reports a component that starts in a zone whose `holds:` does not list its kind, or
+        whose `where:` asks for a prop value it lacks (a red item in the yellow item deck).
+
+        ## Why it matters
+        The rules that draw from a zone run each card as the kind the zone holds: a card of
+        another kind fails when drawn, deep inside the rules that drew it and far from the card.
+
+        ## Example
+        ```
+        zones:
+          event_deck: {visibility: hidden, holds: [event_card]}
+        components:
+          - {id: weakness_light, kind: weakness_card, zone: event_deck}
+        ```
+
+        ## Instead
+        ```
+        components:
+          - {id: weakness_light, kind: weakness_card, zone: weakness_deck}
+        ```
         """),
     _rule("E505", "misplaced-statement", """
         ## What it does
@@ -1079,6 +1165,29 @@ CODES: tuple[LintCode, ...] = (
         ```
         """),
     # ---- E9xx the linter itself ----
+    _rule("E807", "counter-out-of-bounds", """
+        ## What it does
+        Reports a script setting a counter to a literal number outside the `min`..`max` its
+        YAML declares.
+
+        ## Why it matters
+        Setting a counter beyond its bounds fails the game when the line runs (or, with
+        `clamp: true`, silently stores another number).
+
+        ## Example
+        ```
+        counters:
+          time: {min: 0, max: 15, start: 0}
+        ```
+        ```
+        time = 20
+        ```
+
+        ## Instead
+        ```
+        time = 15
+        ```
+        """),
     _rule("E999", "internal-error", """
         ## What it does
         Reports a crash inside the linter or the loader.

@@ -16,6 +16,7 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
+from nemesis_rules.dsl.proptypes import parse_type, widen
 from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset.load import ModuleSource, load_module, parse_script, yaml_span
 from nemesis_rules.ruleset.records import (
@@ -49,6 +50,7 @@ class Composition:
     counters: dict[str, Declared] = attrs.Factory(dict)  # CounterSpec
     dice: dict[str, Declared] = attrs.Factory(dict)  # tuple of faces
     layouts: dict[str, Declared] = attrs.Factory(dict)  # how a frontend draws a board (ruleset/layout.py)
+    types: dict[str, Declared] = attrs.Factory(dict)  # a named prop type's text (docs/language.md, "Prop types")
     components: dict[str, Component] = attrs.Factory(dict)
     options: dict[str, OptionSpec] = attrs.Factory(dict)
     players: PlayerRange = attrs.Factory(PlayerRange)
@@ -71,6 +73,7 @@ class Composition:
     sources: dict[str, str] = attrs.Factory(dict)
     requires: dict[str, set[str]] = attrs.Factory(dict)  # module -> every module it requires
     spans: dict[tuple, Span] = attrs.Factory(dict)  # ("kinds", kind, "props", prop) -> where written
+    prop_types: dict[str, dict] = attrs.Factory(dict)  # kind -> prop -> PropType, parsed once by the checks
 
     def at(self, *path: Any, default: Span) -> Span:
         """Where a declaration's field was written (falling back to the declaration)."""
@@ -321,6 +324,8 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
         for name, layout in record.layouts.items():
             _declare(comp.layouts, name, _json_like(layout), src.id, at("layouts", name), comp, "layout")
             _record_layout_spans(comp, raw, file, name)
+        for name, text in record.types.items():
+            _declare_type(comp, name, text, src.id, at("types", name))
         for i, cid in enumerate(record.remove):
             if comp.components.pop(cid, None) is None:
                 hint = did_you_mean(cid, comp.components)
@@ -353,6 +358,17 @@ def _add_data(comp: Composition, src: ModuleSource, replaced: dict) -> None:
 
 
 RESERVED_ID = re.compile(r"player[0-9]+")  # the players' own entities (compile.py names them so)
+
+
+def _declare_type(comp: Composition, name: str, text: str, module: str, span: Span) -> None:
+    """A named type is declared once, except a symbol set, which a later declaration widens (an
+    expansion adds its own pieces to a type of the game's)."""
+    prev = comp.types.get(name)
+    wider = prev and widen(parse_type(prev.value, ())[0], parse_type(text, ())[0])
+    if wider:
+        prev.value = wider.text
+    else:
+        _declare(comp.types, name, str(text), module, span, comp, "type")
 
 
 def _record_spans(comp: Composition, raw: Any, file: str) -> None:
@@ -400,11 +416,14 @@ def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> No
                                            span, help=did_you_mean(name, comp.kinds)))
         return
     old = base.value
+    props = dict(old.props)
     for prop, t in spec.props.items():
-        if prop in old.props and old.props[prop] != t:
+        wider = widen(parse_type(old.props[prop], ())[0], parse_type(t, ())[0]) if prop in old.props else None
+        if prop in old.props and old.props[prop] != t and wider is None:
             comp.diagnostics.append(Diagnostic("E500", f"kind `{name}` already has prop `{prop}` as {old.props[prop]}",
-                                               span, help="extend with new props only"))
-    base.value = attrs.evolve(old, props={**old.props, **spec.props}, defaults={**old.defaults, **spec.defaults},
+                                               span, help="extend with new props only, or add symbols to a set"))
+        props[prop] = t if wider is None else wider.text  # an extension may add symbols to a set
+    base.value = attrs.evolve(old, props=props, defaults={**old.defaults, **spec.defaults},
                               scripts={**old.scripts, **spec.scripts},
                               functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones),
                               back=spec.back or old.back, text=spec.text or old.text, graph=spec.graph or old.graph)

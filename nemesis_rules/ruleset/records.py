@@ -13,7 +13,6 @@ from nemesis_rules.dsl.diagnostics import NO_SPAN, Span
 
 Scalar = int | str | bool | None
 VISIBILITIES = ("public", "owner", "owner_looks", "hidden", "secret")
-PROP_TYPES = ("int", "bool", "symbol", "str", "entity", "list", "any")
 
 
 @attrs.frozen
@@ -136,6 +135,9 @@ class ZoneSpec:
     visibility: str = "public"
     per: str | None = None
     size: int | None = None  # how many entities it holds at the start (checked)
+    # the kinds of the components that may start in it, and props they must all have there (linter E510)
+    holds: tuple[str, ...] | None = None
+    where: dict[str, Any] | None = None
 
 
 @attrs.frozen
@@ -167,6 +169,7 @@ class ComponentFile:
     zones: dict[str, ZoneSpec] = attrs.Factory(dict)
     counters: dict[str, CounterSpec] = attrs.Factory(dict)
     dice: dict[str, tuple[int | str, ...]] = attrs.Factory(dict)
+    types: dict[str, str] = attrs.Factory(dict)  # named prop types (a symbol set named again adds symbols)
     components: tuple[dict[str, Any], ...] = ()  # structured one by one (script fields vary)
     remove: tuple[str, ...] = ()
     # how a frontend draws a board: {name: plain data}, checked by ruleset/layout.py (docs/modding.md)

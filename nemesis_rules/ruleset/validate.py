@@ -9,12 +9,13 @@ from typing import Any
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
+from nemesis_rules.dsl.proptypes import BASE_TYPES, Names, PropType, parse_type, value_problem
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.compile import STEP_EVENTS, lays_links
 from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.layout import check_layouts
-from nemesis_rules.ruleset.records import PROP_TYPES, VISIBILITIES
+from nemesis_rules.ruleset.records import VISIBILITIES
 
 BASE_LANG = "en"
 RESERVED_OPTIONS = {"rules", "players", "seed", "explicit_chance", "autostart"}
@@ -162,6 +163,8 @@ def environment(comp: Composition) -> Environment:
         else:
             env.callables[name] = Callable_("zone", ("owner",), False)
     env.counters = set(comp.counters)
+    env.bounds = {name: (d.value.min, d.value.max) for name, d in comp.counters.items()}
+    env.names = value_names(comp)
     for name, d in comp.procs.items():
         env.callables[name] = Callable_("procedure", d.value.params, True)
     for name, d in comp.fns.items():
@@ -169,8 +172,10 @@ def environment(comp: Composition) -> Environment:
     for name in comp.phases:
         env.callables[name] = Callable_("phase", (), True)
     env.events = {n: d.value.params for n, d in comp.events.items()}
-    for k in comp.kinds.values():
+    for name, k in comp.kinds.items():
         env.props |= set(k.value.props)
+        for prop, t in prop_types(comp, name).items():
+            env.prop_types.setdefault(prop, []).append(t)
         for field, params in k.value.scripts.items():  # one field name may differ by kind
             env.scripts.setdefault(field, set()).add(tuple(params))
         env.fn_scripts.update(k.value.functions)
@@ -180,6 +185,42 @@ def environment(comp: Composition) -> Environment:
 
 
 # ---- data ----
+def prop_types(comp: Composition, kind: str) -> dict[str, PropType]:
+    """The parsed type of each prop of a kind (docs/language.md, "Prop types"), parsed once."""
+    if kind not in comp.prop_types:
+        types = _named_types(comp)
+        comp.prop_types[kind] = {prop: parse_type(t, comp.kinds, types)[0]
+                                 for prop, t in comp.kinds[kind].value.props.items()}
+    return comp.prop_types[kind]
+
+
+def _named_types(comp: Composition) -> dict[str, str]:
+    return {name: d.value for name, d in comp.types.items()}
+
+
+def value_names(comp: Composition) -> Names:
+    """What a prop's value may name: a `symbol` prop holds any declared name (a symbol, or the id of a
+    component, kind, zone or die face); a kind-typed prop, a component of that kind."""
+    faces = {f for d in comp.dice.values() for f in d.value if isinstance(f, str)}
+    declared = set(comp.symbols) | set(comp.components) | set(comp.kinds) | set(comp.zones) | faces
+    return Names(declared, comp.symbols, {cid: c.spec.kind for cid, c in comp.components.items()})
+
+
+def _check_type(comp: Composition, label: str, text: str, span: Span) -> None:
+    """A prop's (or named type's) type names base types, kinds, named types and declared symbols only."""
+    t, problem = parse_type(text, comp.kinds, _named_types(comp))
+    if problem is not None:
+        comp.diagnostics.append(Diagnostic("E202", f"{label}: {problem}", span))
+    while t.item is not None:
+        t = t.item
+    if "|" not in str(text):  # a named type's symbols are checked where it is declared
+        return
+    for m in t.members:
+        if m not in comp.symbols:
+            comp.diagnostics.append(Diagnostic("E310", f"{label}: `{m}` in its type is no declared symbol",
+                                               span, help=did_you_mean(m, comp.symbols) or "declare it under `symbols:`"))
+
+
 def _check_printed(comp: Composition, name: str, d: Any) -> None:
     """A kind's `back` names one of its props, its `text` one of its script or expression fields."""
     k = d.value
@@ -196,21 +237,20 @@ def _check_printed(comp: Composition, name: str, d: Any) -> None:
 
 def _check_declarations(comp: Composition) -> None:
     diags = comp.diagnostics
+    names = value_names(comp)
     for name, d in comp.kinds.items():
         k = d.value
+        types = prop_types(comp, name)
         for prop, t in k.props.items():
-            if t not in PROP_TYPES:
-                diags.append(Diagnostic("E202", f"unknown prop type `{t}` for `{name}.{prop}`",
-                                        comp.at("kinds", name, "props", prop, default=d.span),
-                                        help=did_you_mean(t, PROP_TYPES) or f"types: {', '.join(PROP_TYPES)}"))
+            _check_type(comp, f"`{name}.{prop}`", t, comp.at("kinds", name, "props", prop, default=d.span))
         for prop, value in k.defaults.items():
             span = comp.at("kinds", name, "defaults", prop, default=d.span)
             if prop not in k.props:
                 diags.append(Diagnostic("E306", f"default for undeclared prop `{prop}` of kind `{name}`", span,
                                         help=did_you_mean(prop, k.props)))
-            elif value is not None and not _VALUE_CHECKS.get(k.props[prop], _VALUE_CHECKS["any"])(value):
-                diags.append(Diagnostic("E202", f"default of `{name}.{prop}` should be {k.props[prop]}, "
-                                        f"got {value!r}", span))
+            elif (problem := value_problem(types[prop], value, names)) is not None:
+                diags.append(Diagnostic(problem.code, f"default of `{name}.{prop}`: {problem.message}", span,
+                                        help=problem.help))
         _check_printed(comp, name, d)
         for z in k.zones:
             spec = comp.zones.get(z)
@@ -221,12 +261,28 @@ def _check_declarations(comp: Composition) -> None:
             elif spec.value.per != name:
                 diags.append(Diagnostic("E305", f"zone `{z}` must say `per: {name}` to belong to `{name}`",
                                         spec.span))
+    for name, d in comp.types.items():
+        _check_type(comp, f"type `{name}`", d.value, d.span)
+        if name in comp.kinds or name in BASE_TYPES:  # types are not names in scripts: only these clash
+            comp.diagnostics.append(Diagnostic("E500", f"`{name}` is both a type and a "
+                                               f"{'kind' if name in comp.kinds else 'base type'}", d.span))
     for name, d in comp.zones.items():
         z = d.value
         if z.visibility not in VISIBILITIES:
             diags.append(Diagnostic("E202", f"unknown visibility `{z.visibility}` for zone `{name}`",
                                     comp.at("zones", name, "visibility", default=d.span),
                                     help=did_you_mean(z.visibility, VISIBILITIES) or ", ".join(VISIBILITIES)))
+        for k in z.holds or ():
+            if k not in comp.kinds:
+                diags.append(Diagnostic("E304", f"zone `{name}` holds unknown kind `{k}`",
+                                        comp.at("zones", name, "holds", default=d.span),
+                                        help=did_you_mean(k, comp.kinds)))
+        held = [comp.kinds[k].value.props for k in z.holds or () if k in comp.kinds]
+        for prop in z.where or {}:
+            if held and not any(prop in props for props in held):
+                diags.append(Diagnostic("E306", f"zone `{name}` asks for prop `{prop}`, which its kinds lack",
+                                        comp.at("zones", name, "where", prop, default=d.span),
+                                        help=did_you_mean(prop, {p for props in held for p in props})))
         if z.per is not None and z.per not in comp.kinds and z.per != "player":
             diags.append(Diagnostic("E304", f"zone `{name}` is per unknown kind `{z.per}`",
                                     comp.at("zones", name, "per", default=d.span),
@@ -278,6 +334,7 @@ def _check_players(comp: Composition) -> None:
 
 
 def _check_components(comp: Composition) -> None:
+    names = value_names(comp)
     sizes: dict[str, int] = {}
     total = 0
     for cid, c in comp.components.items():
@@ -298,12 +355,14 @@ def _check_components(comp: Composition) -> None:
                                                f"{limits.MAX_COMPONENT_COUNT:,} copies", c.at("count"),
                                                help="model a large quantity as a counter or a prop"))
         total += max(0, spec.count)
+        types = prop_types(comp, spec.kind)
         for prop, value in spec.props.items():
-            _check_prop(comp, cid, kind.value.props, prop, value, c.at(f"props.{prop}"))
+            _check_prop(comp, cid, types, names, prop, value, c.at(f"props.{prop}"))
             if (problem := _beyond_limits(value)) is not None:
                 comp.diagnostics.append(Diagnostic("E804", f"prop `{prop}`: {problem}", c.at(f"props.{prop}")))
         if spec.zone is not None:
             _check_zone_ref(comp, spec.zone, c.at("zone"))
+            _check_zone_holds(comp, cid, c, kind.value)
             sizes[spec.zone.split("@")[0]] = sizes.get(spec.zone.split("@")[0], 0) + spec.count
         _check_link(comp, cid, kind.value.link, c)
     if total > limits.MAX_COMPONENTS and comp.components:
@@ -331,26 +390,35 @@ def _beyond_limits(value: Any, depth: int = 0) -> str | None:
     return None
 
 
-_VALUE_CHECKS = {
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "bool": lambda v: isinstance(v, bool),
-    "symbol": lambda v: isinstance(v, str),
-    "str": lambda v: isinstance(v, str),
-    "entity": lambda v: isinstance(v, str) or v is None,
-    "list": lambda v: isinstance(v, tuple),
-    "any": lambda v: True,
-}
-
-
-def _check_prop(comp: Composition, cid: str, props: dict[str, str], prop: str, value: Any, span: Span) -> None:
-    if prop not in props:
+def _check_prop(comp: Composition, cid: str, types: dict[str, PropType], names: Names, prop: str, value: Any,
+                span: Span) -> None:
+    if prop not in types:
         comp.diagnostics.append(Diagnostic("E306", f"component `{cid}` sets undeclared prop `{prop}`", span,
-                                           help=did_you_mean(prop, props) or "declare it in the kind's props"))
+                                           help=did_you_mean(prop, types) or "declare it in the kind's props"))
+    elif (problem := value_problem(types[prop], value, names)) is not None:
+        comp.diagnostics.append(Diagnostic(problem.code, f"prop `{prop}` of `{cid}`: {problem.message}", span,
+                                           help=problem.help))
+
+
+def _check_zone_holds(comp: Composition, cid: str, c, kind) -> None:
+    """A zone's `holds` names the kinds that may start in it, its `where` the props they have there."""
+    name = c.spec.zone.split("@")[0]
+    zone = comp.zones.get(name)
+    if zone is None:
         return
-    check = _VALUE_CHECKS.get(props[prop], _VALUE_CHECKS["any"])
-    if value is not None and not check(value):
-        comp.diagnostics.append(Diagnostic("E202", f"prop `{prop}` of `{cid}` should be {props[prop]}, "
-                                           f"got {value!r}", span))
+    holds, where = zone.value.holds, zone.value.where or {}
+    if holds is not None and c.spec.kind not in holds:
+        comp.diagnostics.append(Diagnostic("E510", f"`{cid}` is a {c.spec.kind}; zone `{name}` holds "
+                                           f"{' or '.join(holds)}", c.at("zone"),
+                                           help="put it in a zone of its kind, or give it the right kind"))
+        return
+    for prop, want in where.items():
+        have = c.spec.props.get(prop, kind.defaults.get(prop))
+        if have != want:
+            comp.diagnostics.append(Diagnostic("E510", f"`{cid}` has {prop} {have}; zone `{name}` holds only "
+                                               f"{prop} {want}", c.at(f"props.{prop}") if prop in c.spec.props
+                                               else c.at("zone"), help=f"set `{prop}: {want}`, or use the zone "
+                                               f"for {prop} {have}"))
 
 
 def _check_zone_ref(comp: Composition, zone: str, span: Span) -> None:
