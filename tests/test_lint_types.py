@@ -150,6 +150,8 @@ def test_a_named_type_widened_by_a_later_declaration(tmp_path):
              "components:\n  - {id: c1, kind: card, props: {ores: [gem, rock]}}\n")
     assert [d.code for d in toy(tmp_path, kinds)] == ["E310"]
     assert toy(tmp_path / "2", kinds, more="types:\n  ore: rock | gem\n") == []
+    assert toy(tmp_path / "3", kinds, more="types:\n  ore: rock\n") == []  # one symbol more (neosoma's twitchling)
+    assert "E500" in [d.code for d in toy(tmp_path / "4", kinds, more="types:\n  ore: int\n")]
 
 
 def test_an_extension_adds_symbols_to_a_props_set(tmp_path):

@@ -16,7 +16,7 @@ import attrs
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
-from nemesis_rules.dsl.proptypes import parse_type, widen
+from nemesis_rules.dsl.proptypes import PropType, parse_type, widen
 from nemesis_rules.paths import rulesets_dir
 from nemesis_rules.ruleset.load import ModuleSource, load_module, parse_script, yaml_span
 from nemesis_rules.ruleset.records import (
@@ -364,11 +364,19 @@ def _declare_type(comp: Composition, name: str, text: str, module: str, span: Sp
     """A named type is declared once, except a symbol set, which a later declaration widens (an
     expansion adds its own pieces to a type of the game's)."""
     prev = comp.types.get(name)
-    wider = prev and widen(parse_type(prev.value, ())[0], parse_type(text, ())[0])
+    wider = prev and widen(parse_type(prev.value, ())[0], _symbol_set(text))
     if wider:
         prev.value = wider.text
     else:
         _declare(comp.types, name, str(text), module, span, comp, "type")
+
+
+def _symbol_set(text: str) -> PropType:
+    """A type's text as parsed, where a bare name that is no type is a one-symbol set (a later
+    module adds a single symbol: `bag_token: twitchling`)."""
+    parsed = parse_type(text, ())[0]
+    name = str(text).strip()
+    return PropType(name, "set", members=(name,)) if parsed.base == "any" and name.isidentifier() else parsed
 
 
 def _record_spans(comp: Composition, raw: Any, file: str) -> None:
