@@ -61,7 +61,10 @@ class SearchBot:
         sampler = Sampler(seen._game, seen.seat)
         root = Node()
         for _ in range(self.playouts):
-            self._iterate(sampler.world(gen), seen.seat, root, candidates, gen)
+            try:
+                self._iterate(sampler.world(gen), seen.seat, root, candidates, gen)
+            except RulesError:  # the rules broke in this sampled world: the playout tells nothing
+                continue
         return root.best(candidates[0])
 
     def _iterate(self, world: Game, seat: int, root: Node, candidates: list[int], gen: random.Random) -> None:

@@ -109,3 +109,25 @@ def test_simulate_plays_a_game_with_search_bots(capsys):
                  "--jobs", "1", "-q"]) == 0
     out = capsys.readouterr().out
     assert "errors: none" in out and "search:1" in out
+
+
+@pytest.mark.parametrize("kind", ["search:0", "search:-2", "search:many"])
+def test_simulate_refuses_a_bad_search_budget_in_one_line(capsys, kind):
+    from nemesis_rules.cli.main import main
+    assert main(["simulate", "--modules", "base", "--games", "1", "--bots", kind]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nemesis: ") and f"unknown bot {kind!r}" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_playout_the_rules_break_is_skipped_and_the_heuristic_pick_stands(rules, monkeypatch):
+    from nemesis_rules import search
+    from nemesis_rules.bots import HeuristicBot
+    from nemesis_rules.dsl.diagnostics import RulesError
+
+    def broken(world, seat):
+        raise RulesError("a rule failed in a sampled world")
+    game = game_at_a_choice(rules)
+    monkeypatch.setattr(search, "evaluate", broken)
+    seen = Seen(game, 0, game.decision)
+    scores = [HeuristicBot("s").score(seen, o) for o in game.decision.options]
+    assert SearchBot("s", playouts=2, depth=4).choose(seen) == scores.index(max(scores))
