@@ -8,7 +8,7 @@ nothing more (`Sampler`). On it the seat's own decisions follow a tree of its in
 past the tree's edge, and for every other seat, the heuristic bot plays. A playout stops when the
 game ends or after `depth` decisions, and scores the position for the seat (`evaluate`):
 
-* a game over: 1 when the seat's player is among the winners, else `SURVIVED` when the module's
+* a game over: 1 when the seat is among the winners, else `SURVIVED` when the module's
   report function `player.survived` says so, else 0;
 * a game going on: 0.5 + `bot_value(me)` / 200 clipped to [0, 1], when the module defines
   `fn bot_value(me)` (a number from about -100, lost, to 100, safe; read on the seat's seen state of
@@ -149,7 +149,7 @@ def evaluate(world: Game, seat: int) -> float:
     me = program.player_ids[seat]
     result = world.result
     if result is not None:
-        if me in (result.get("winners") or ()):
+        if seat in (result.get("winners") or ()):  # the winners' seats
             return 1.0
         survived = (world.rules.composition.report or {}).get("player.survived")
         if survived is not None and vm.call_function(world._runtime, survived.value, [me]) is True:

@@ -131,3 +131,15 @@ def test_a_playout_the_rules_break_is_skipped_and_the_heuristic_pick_stands(rule
     seen = Seen(game, 0, game.decision)
     scores = [HeuristicBot("s").score(seen, o) for o in game.decision.options]
     assert SearchBot("s", playouts=2, depth=4).choose(seen) == scores.index(max(scores))
+
+
+def test_a_finished_playout_scores_a_win_a_survival_and_a_death(rules):
+    from nemesis_rules.search import SURVIVED, evaluate
+    game = game_at_a_choice(rules)
+    world = game.clone()
+    world._state.result = {"reason": "jump", "winners": (2,)}  # the result names the winners' seats
+    players = rules.program.player_ids
+    world._state.entities[players[1]][2]["status"] = "asleep"
+    world._state.entities[players[3]][2]["status"] = "killed"
+    assert [evaluate(world, seat) for seat in (2, 1, 3)] == [1.0, SURVIVED, 0.0]
+    assert 0.0 < evaluate(game, 0) < 1.0  # a game going on: base's bot_value, scaled

@@ -7,7 +7,7 @@
 `play` plays base games (4 players by default), every seat the given bot kind, seeds from
 `--seed` on, and appends one JSON line a game as it ends (a long run can be stopped at any time):
 seed, seconds, and per seat whether the player survived (the module's report function
-`player.survived`) and won (among the result's winners). `summary` reads such files, keeps the
+`player.survived`) and won (its seat among the result's winners). `summary` reads such files, keeps the
 seeds every file has, and prints crew survival and wins with 95% Wilson intervals, and the paired
 difference of the last file against the first with a 95% interval from a bootstrap over seeds.
 """
@@ -41,7 +41,7 @@ def play(args: argparse.Namespace) -> None:
         row = {"seed": seed, "kind": args.kind, "cpu_s": round(time.process_time() - started, 2),
                "over": game.over, "reason": result.get("reason"),
                "survived": [vm.call_function(rt, survived_fn, [p]) is True for p in players],
-               "won": [p in (result.get("winners") or ()) for p in players]}
+               "won": [seat in (result.get("winners") or ()) for seat in range(args.players)]}
         with Path(args.out).open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
 
