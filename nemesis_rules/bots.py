@@ -34,7 +34,16 @@ from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState, read_record
 from nemesis_rules.engine.view import LazySeenState, SeenFunctions, sees_entity, view
 
-BOT_KINDS = ("random", "heuristic")
+
+class _BotKinds(tuple):
+    """The bot kinds by name; `in` also takes a search bot with its budget, `search:N` (N playouts a
+    decision), so that every command that checks a kind against this list takes it."""
+
+    def __contains__(self, kind: object) -> bool:
+        return tuple.__contains__(self, kind) or (isinstance(kind, str) and search_budget(kind) is not None)
+
+
+BOT_KINDS = _BotKinds(("random", "heuristic", "search"))
 
 
 class Seen:
@@ -212,12 +221,29 @@ class HeuristicBot:
 
 
 def make_bot(kind: str, seed: int | str) -> Bot:
-    """A bot by name (`random` or `heuristic`), seeded."""
+    """A bot by name (`random`, `heuristic`, `search` or `search:N`), seeded."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "heuristic":
         return HeuristicBot(seed)
-    raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
+    playouts = search_budget(kind)
+    if playouts is not None:
+        from nemesis_rules.search import SearchBot  # it plays on with the heuristic bot (a circle)
+        return SearchBot(seed, playouts)
+    raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)} (search:N for N playouts)")
+
+
+DEFAULT_PLAYOUTS = 8  # a search bot's playouts a decision, when its kind names none (docs/bots.md)
+
+
+def search_budget(kind: str) -> int | None:
+    """The playouts a decision of a `search` or `search:N` bot kind (None: not a search kind)."""
+    name, colon, budget = kind.partition(":")
+    if name != "search":
+        return None
+    if not colon:
+        return DEFAULT_PLAYOUTS
+    return int(budget) if budget.isdigit() and 0 < int(budget) <= 100_000 else None
 
 
 def bot_seed(game_seed: int, seat: int) -> str:

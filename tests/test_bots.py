@@ -24,7 +24,7 @@ from nemesis_rules.engine.view import (
     zone_visible,
 )
 from nemesis_rules.ruleset.check_api import check_paths
-from tests.positions import choose, props, put
+from tests.positions import choose, props, put, zone_of
 from tests.test_base_flow import offer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -371,3 +371,36 @@ def test_a_decision_generator_gives_the_numbers_of_random_random_of_its_text(tex
     fast, slow = seeded(text, random.Random(99)), random.Random(text)
     assert fast.getstate() == slow.getstate()
     assert [fast.randrange(7) for _ in range(20)] == [slow.randrange(7) for _ in range(20)]
+
+
+# ---- base's hints: researching a weakness (issue #38: the heuristic bot researches when it can)
+def laboratory_at(game: Game, slot: str) -> None:
+    """The Laboratory explored (face up) on `slot`, on top of the tile that lay there."""
+    put(game, "laboratory", f"room_tile@{slot}")
+    game.state.entities["laboratory"][3] = True
+
+
+def test_base_bot_picks_up_an_object_to_analyse_once_the_laboratory_is_found(rules):
+    game = one_player(rules)
+    set_course_to_earth(game)
+    put(game, "carcass_token#1", f"room_contents@{zone_of(game, props(game, 'player1')['character']).split('@')[1]}")
+    actions = ["movement", "pick_up_heavy_object", None]
+    assert pick(game, "pick_action", actions) is None               # no Laboratory found yet: wait
+    laboratory_at(game, "main_slot_1_02")
+    assert pick(game, "pick_action", actions) == "pick_up_heavy_object"
+
+
+def test_base_bot_carries_the_object_to_the_laboratory_and_analyses_it(rules):
+    game = one_player(rules)
+    set_course_to_earth(game)
+    me = props(game, "player1")["character"]
+    laboratory_at(game, "main_slot_1_02")
+    put(game, "carcass_token#1", "held@player1")
+    put(game, me, "room_contents@main_slot_1_01")
+    game.state.entities[game.state.zones["room_tile@main_slot_1_01"][0]][3] = True
+    assert pick(game, "movement.to", ["main_hibernatorium", "main_slot_1_02"]) == "main_slot_1_02"
+    put(game, me, "room_contents@main_slot_1_02")
+    assert pick(game, "pick_action", ["room_action", "movement", None]) == "room_action"
+    assert pick(game, "movement.to", ["main_hibernatorium", "main_slot_1_01"]) == "main_slot_1_01"
+    game.state.entities["weakness_space_3"][2]["discovered"] = True  # the carcass's weakness is known
+    assert pick(game, "movement.to", ["main_hibernatorium", "main_slot_1_01"]) == "main_hibernatorium"
