@@ -84,3 +84,13 @@ def test_explain_search_errors_are_one_line(capsys, argv, says) -> None:
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err
 
+
+@pytest.mark.parametrize(("lang", "name", "label"), [
+    ("pl", "intruder_flee", "Wycofanie się intruza"),
+    ("pl", "noise_roll", "Rzut na szmery"),
+    ("ru", "noise_roll", "Бросок на Шум"),
+])
+def test_explain_names_a_procedure_in_the_chosen_language(capsys, lang, name, label) -> None:
+    assert main(["explain", name, "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{name}: procedure ({label})")
