@@ -372,7 +372,7 @@ class Game:
     @classmethod
     def new(cls, rules: Ruleset, players: int = 4, seed: int = 0, explicit_chance: bool = False,
             autostart: bool = True, ask_forced: bool = False, after: Game | None = None,
-            **options: Any) -> Game:
+            put_in_play: tuple[str, ...] = (), **options: Any) -> Game:
         """A new game, run up to its first decision.
 
         With `explicit_chance`, every die roll, pick and random draw waits as a chance node
@@ -386,6 +386,9 @@ class Game:
         game has that zone), props and face, and every counter both have keeps its value; the
         players are new (the old ones' props stay readable with `prior_players(prop)`, the old
         result with `prior_result()`). The entry procedure then runs as usual (docs/saves.md).
+        With `put_in_play` (component ids), the rules put one of each into play once setup is done
+        (`asked_in_play()`, `put_in_play(e)`: the procedure its kind names under `in_play:`), so a
+        test exercises a card (`nemesis simulate --with`).
 
         Raises:
             RulesError: bad player count, seed or option; `after` not a finished game; or a rules
@@ -400,6 +403,7 @@ class Game:
         state.rng = rng.seed_state(seed)
         state.explicit_chance = bool(explicit_chance)
         state.ask_forced = bool(ask_forced)
+        state.asked = _asked(rules, put_in_play)
         savefmt.place_components(rules.program, state)
         if after is not None:
             _carry_over(rules.program, after, state)
@@ -591,6 +595,22 @@ def _check_players(rules: Ruleset, players: Any) -> None:
     lo, hi = rules.players.min, rules.players.max
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
         raise RulesError(f"players must be from {lo} to {hi}, got {players!r}")
+
+
+def _asked(rules: Ruleset, components: Any) -> tuple[str, ...]:
+    """The components to put into play: each a component whose kind says how (`in_play:`)."""
+    if isinstance(components, str) or not isinstance(components, (tuple, list)):
+        raise RulesError(f"put_in_play takes a list of component ids, got {brief(components)}")
+    program = rules.program
+    for cid in components:
+        if not isinstance(cid, str) or cid not in program.templates:
+            hint = did_you_mean(cid, program.templates) if isinstance(cid, str) else ""
+            raise RulesError(f"no component {brief(cid)} to put into play{f' ({hint})' if hint else ''}")
+        kind = program.templates[cid][0]
+        if kind not in program.kind_in_play:
+            raise RulesError(f"{cid} cannot be put into play: its kind `{kind}` names no `in_play:` procedure "
+                             f"in its module's kinds")
+    return tuple(components)
 
 
 def _options(rules: Ruleset, given: dict[str, Any]) -> dict[str, Any]:

@@ -45,6 +45,7 @@ components:
 SCRIPT = """\
 event trick_played(who)
 
+## Rolls the combat die and tells everyone the trick's strength.
 proc play_trick(who, card):
     let face = rol(combat_die)
     log("trick", who=who, face=face, n=card.strength)
@@ -155,6 +156,25 @@ def test_completion_after_a_dot_offers_props(session):
     assert "move" not in labels  # primitives are not props
 
 
+def test_completion_offers_procedures_with_parameters_and_doc(session):
+    line, column = _position_of(session.script, "draw_attack_card()")
+    result = session.run(session.client.text_document_completion_async(lsp.CompletionParams(**_fields(
+        session.at(session.script, line, column)))))
+    items = {item.label: item for item in result.items}
+    assert items["play_trick"].detail == "procedure play_trick(who, card)"
+    assert items["play_trick"].documentation == "Rolls the combat die and tells everyone the trick's strength."
+    assert items["intruder_flee"].detail == "procedure intruder_flee(i)"  # a base rule a card calls
+    assert items["intruder_flee"].documentation  # with its doc from nemesis_core
+
+
+def test_hover_on_a_procedure_shows_its_doc(session):
+    line, column = _position_of(session.script, "play_trick(who, card)")
+    hover = session.run(session.client.text_document_hover_async(lsp.HoverParams(**_fields(session.at(
+        session.script, line, column + 2)))))
+    assert "**procedure** `play_trick`" in hover.contents.value
+    assert "Rolls the combat die and tells everyone the trick's strength." in hover.contents.value
+
+
 def test_completion_of_a_yaml_kind_offers_kinds(session):
     cards = session.mod / "cards.yaml"
     line, column = _position_of(cards, "kind: trick_card", offset=len("kind: "))
@@ -199,7 +219,7 @@ def test_references_find_the_trigger_and_the_emit(session):
     found = session.run(session.client.text_document_references_async(lsp.ReferenceParams(
         context=lsp.ReferenceContext(include_declaration=True), **_fields(session.at(session.script, line, column)))))
     lines = sorted(loc.range.start.line for loc in found)
-    assert lines == [0, 5, 7]
+    assert lines == [0, 6, 8]  # the event, the emit in play_trick (below its doc), the trigger
 
 
 def test_quick_fix_replaces_the_misspelt_primitive(session):

@@ -8,6 +8,7 @@ they use in that language.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,6 +32,7 @@ from nemesis_rules.dsl.describe import (
 )
 from nemesis_rules.dsl.diagnostics import RulesError, did_you_mean
 from nemesis_rules.dsl.printer import decl, expr, to_source
+from nemesis_rules.ruleset import reference
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import Component
 from nemesis_rules.ruleset.validate import BASE_LANG, validate
@@ -42,7 +44,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kind", default=None, help="only components of this kind")
     p.set_defaults(run=run_cards)
     p = sub.add_parser("explain", help="show how the engine reads a component or a procedure")
-    p.add_argument("id", metavar="ID", help="a component id, or a procedure, function, action, phase or event")
+    p.add_argument("id", metavar="ID", nargs="?", help="a component id, or a procedure, function, action, phase or event")
+    p.add_argument("--search", metavar="WORD", default=None,
+                   help="list the procedures, functions, events and actions whose name or doc holds WORD")
     common.add_module_args(p)
     p.set_defaults(run=run_explain)
 
@@ -179,8 +183,10 @@ def expression_fields(rules: Ruleset, c: Component) -> dict[str, ast.FnDef]:
 
 # ---- explain ----
 def run_explain(args: argparse.Namespace) -> int:
+    if (args.id is None) == (args.search is None):
+        raise common.CliError("name one ID, or search with --search WORD (see `nemesis explain --help`)")
     rules = browse(args.modules, args.lang)
-    text = explain(rules, args.id)
+    text = explain(rules, args.id) if args.search is None else search_names(rules, args.search)
     Console(highlight=False).print(escape(text), soft_wrap=True)
     return common.EXIT_OK
 
@@ -198,6 +204,16 @@ def explain(rules: Ruleset, name: str) -> str:
     known = [*comp.components, *(n for t in tables.values() for n in t)]
     hint = did_you_mean(name, known) or "`nemesis cards` lists the components"
     raise common.CliError(f"no component or procedure `{name}` in {'+'.join(rules.modules)} ({hint})")
+
+
+def search_names(rules: Ruleset, word: str) -> str:
+    """The public names whose name or doc holds `word`: signature, kind, where, doc."""
+    found = reference.search(reference.entries(rules.composition), word)
+    if not found:
+        raise common.CliError(f"no procedure, function, event or action of {'+'.join(rules.modules)} "
+                              f"mentions `{word}` (docs/reference.md lists them all)")
+    return "\n".join(f"{e.signature}: {e.what} ({e.module}, {Path(e.file).name}:{e.line})"
+                     + (f"\n    {e.doc}" if e.doc else "") for e in found)
 
 
 def explain_component(rules: Ruleset, c: Component) -> str:

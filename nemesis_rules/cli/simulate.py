@@ -52,6 +52,7 @@ class Spec:
     max_decisions: int = DEFAULT_MAX_DECISIONS
     after: str | None = None  # a saved finished game every game continues (--after)
     then: tuple[tuple[str, Any], ...] | None = None  # options of a game continuing each one (--then)
+    put_in_play: tuple[str, ...] = ()  # components put into play once setup is done (--with)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -82,6 +83,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="chain: each finished game is continued by a second game with these options "
                         "(repeatable, e.g. --then mode=NAME for a mode of the rules that continues a finished "
                         "game); the report is of the second games")
+    p.add_argument("--with", dest="put_in_play", action="append", default=[], metavar="ID",
+                   help="put this component into play in every game once setup is done, as its kind's "
+                        "`in_play:` procedure says (dealt to a seat, revealed, or on top of its deck), to "
+                        "exercise a card (repeatable)")
     common.add_option_arg(p)
     p.set_defaults(run=run)
 
@@ -114,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     then = tuple(common.parse_options(rules, args.then).items()) if args.then is not None else None
     spec = Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
                 args.bots, common.parse_options(rules, args.option), args.max_decisions,
-                args.after and str(Path(args.after).resolve()), then)
-    Game.new(rules, spec.players, args.seed, after=_prior_game(spec), **spec.options)  # bad options fail here, once
+                args.after and str(Path(args.after).resolve()), then, tuple(args.put_in_play))
+    _new_game(rules, spec, args.seed)  # bad options or components fail here, once
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
@@ -156,7 +161,7 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None, "decisions": 0, "moves": [],
                               "counters": {}, "report": None, "error": None, "refused": None}
     try:
-        game = _bot_game(Game.new(rules, spec.players, seed, after=_prior_game(spec), **spec.options), spec, seed)
+        game = _bot_game(_new_game(rules, spec, seed), spec, seed)
         if spec.then is not None and game.over:
             record["first_result"] = _plain(game.result)
             game = _bot_game(Game.new(rules, spec.players, seed, after=game, **{**spec.options, **dict(spec.then)}),
@@ -174,6 +179,10 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     except RulesError as error:
         record["error"] = common.one_line(error)
     return record
+
+
+def _new_game(rules: Ruleset, spec: Spec, seed: int) -> Game:
+    return Game.new(rules, spec.players, seed, after=_prior_game(spec), put_in_play=spec.put_in_play, **spec.options)
 
 
 def _bot_game(game: Game, spec: Spec, seed: int) -> Game:
@@ -387,7 +396,8 @@ def report(rules: Ruleset, spec: Spec, seed: int, records: list[dict[str, Any]],
     n = len(records)
     lines = [f"{n} games of {'+'.join(rules.modules)}, {spec.players} player{'s' if spec.players > 1 else ''}, "
              f"seeds {seed}..{seed + n - 1}, {spec.bots} bots"
-             + (f", options {_options_text(spec.options)}" if spec.options else "")]
+             + (f", options {_options_text(spec.options)}" if spec.options else "")
+             + (f", with {', '.join(spec.put_in_play)} put into play" if spec.put_in_play else "")]
     lines += _section("how games ended", _endings(rules, records), n)
     lines += _section("wins by seat", _wins(rules, spec, records), n)
     lines += _module_report(rules, records)

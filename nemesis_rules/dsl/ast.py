@@ -21,6 +21,11 @@ def _span() -> Span:
     return attrs.field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 
+def _doc() -> str:
+    """A definition's doc: its `##` comment lines, like a span not part of its structure."""
+    return attrs.field(default="", eq=False, repr=False, kw_only=True)
+
+
 # ---- expressions ----
 @node
 class Num:
@@ -273,6 +278,7 @@ class ProcDef:
     params: tuple[str, ...]
     body: tuple[Stmt, ...]
     replace: bool = False
+    doc: str = _doc()
     span: Span = _span()
 
 
@@ -281,6 +287,7 @@ class FnDef:
     name: str
     params: tuple[str, ...]
     expr: Expr
+    doc: str = _doc()
     span: Span = _span()
 
 
@@ -298,6 +305,7 @@ class ModifierDef:
 class EventDef:
     name: str
     params: tuple[str, ...] = ()
+    doc: str = _doc()
     span: Span = _span()
 
 
@@ -335,6 +343,7 @@ class ActionDef:
     cost: Expr | None
     when: Expr | None
     body: tuple[Stmt, ...]
+    doc: str = _doc()
     span: Span = _span()
 
 
@@ -379,14 +388,14 @@ class Body:
 
 
 def walk(node: Any) -> Iterator[Any]:
-    """`node`, then every node, tuple and value below it, depth first (spans left out)."""
+    """`node`, then every node, tuple and value below it, depth first (spans and docs left out)."""
     yield node
     if isinstance(node, tuple):
         for item in node:
             yield from walk(item)
     elif attrs.has(type(node)):
         for field in attrs.fields(type(node)):
-            if field.name != "span":
+            if field.name not in ("span", "doc"):
                 yield from walk(getattr(node, field.name))
 
 

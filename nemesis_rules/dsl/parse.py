@@ -716,7 +716,7 @@ def parse_module(text: str, file: str = "<string>") -> tuple[ast.Module | None, 
         return None, too_long
     tree, diags = _parse_or_diagnose(text, "start", file, 0, 0)
     if not diags:
-        return tree, irregular_indentation(text, file)
+        return with_docs(tree, text), irregular_indentation(text, file)
     diags = []
     for offset, chunk in _chunks(text):
         chunk = _normalise(chunk)
@@ -752,7 +752,25 @@ def parse_module_reusing(text: str, file: str, kept: dict[str, tuple[int, tuple]
     kept.clear()
     kept.update(fresh)
     span = Span(file, decls[0].span.line, 1, decls[-1].span.end_line, decls[-1].span.end_column) if decls else Span(file)
-    return ast.Module(tuple(decls), span=span), irregular_indentation(text, file)
+    return with_docs(ast.Module(tuple(decls), span=span), text), irregular_indentation(text, file)
+
+
+_DOCUMENTED = (ast.ProcDef, ast.FnDef, ast.EventDef, ast.ActionDef)
+
+
+def with_docs(module: ast.Module, text: str) -> ast.Module:
+    """`module` with each definition's doc: the `##` comment lines right above its first line."""
+    lines = text.split("\n")
+
+    def doc_above(line: int) -> str:
+        first = line - 1  # an index into `lines`: the definition is lines[line - 1]
+        while first > 0 and lines[first - 1].startswith("##"):
+            first -= 1
+        return " ".join(text[2:].strip() for text in lines[first:line - 1]).strip()
+
+    decls = tuple(attrs.evolve(d, doc=doc_above(d.span.line)) if isinstance(d, _DOCUMENTED) else d
+                  for d in module.decls)
+    return attrs.evolve(module, decls=decls)
 
 
 def _moved(node, lines: int):

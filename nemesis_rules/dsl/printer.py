@@ -177,6 +177,12 @@ def _when(w: ast.Expr | None) -> str:
 
 
 def decl(d: ast.Decl) -> list[str]:
+    """A declaration's lines, its doc (`## ...`) first when it has one."""
+    doc = getattr(d, "doc", "")
+    return [f"## {doc}"] * bool(doc) + _decl(d)
+
+
+def _decl(d: ast.Decl) -> list[str]:
     match d:
         case ast.ProcDef(name=n, params=p, body=b, replace=r):
             return _header(("replace proc " if r else "proc ") + _sig(n, p), b, 0)

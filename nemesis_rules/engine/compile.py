@@ -362,6 +362,9 @@ class CodeBuilder:
         elif name == "perform":
             bound = self._bound(REGISTRY["perform"], args, kw)
             self.emit((CALL, self.make(f"rt.action_target({bound}[0])"), self.make(f"[{bound}[1]]"), dest), e.span)
+        elif name == "put_in_play":
+            bound = self._bound(REGISTRY["put_in_play"], args, kw)
+            self.emit((CALL, self.make(f"rt.in_play_target({bound}[0])"), self.make(f"[{bound}[0]]"), dest), e.span)
         elif name in PAUSING_PRIMS and name not in self.names.procs:
             prim = REGISTRY[name]
             self.emit((CHANCE, prim, self.make(self._bound(prim, args, kw)), dest), e.span)
@@ -544,6 +547,8 @@ def _static_data(comp, p: Program) -> None:
         p.kind_defaults[name] = {prop: k.defaults.get(prop) for prop in k.props}
         if k.back is not None:
             p.kind_backs[name] = k.back
+        if k.in_play is not None:
+            p.kind_in_play[name] = k.in_play
     p.kind_defaults.setdefault("player", {})
     for name, d in comp.zones.items():  # a zone `per: K` exists once for every entity of kind K
         if d.value.per is not None:

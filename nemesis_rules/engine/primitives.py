@@ -694,6 +694,17 @@ def prior_result(rt):
     return rt.state.prior["result"].get("reason") if rt.state.prior is not None else None
 
 
+@primitive("asked_in_play", returns="list",
+           doc="The entities a test asked to put into play once setup is done (`nemesis simulate --with`), "
+               "one of each component asked for; an empty list in any other game.",
+           phrase="the components asked to be put into play")
+def asked_in_play(rt):
+    first = {}
+    for eid, cid, _ in rt.program.initial:
+        first.setdefault(cid, eid)
+    return tuple(first[cid] for cid in rt.state.asked if cid in first)
+
+
 @primitive("player_count", returns="int", doc="How many players the game has.",
            phrase="the number of players")
 def player_count(rt):
@@ -824,6 +835,14 @@ def choose(rt, player, options, prompt="", optional=False):
            doc="Run a declared action: ask its parameters, pay its cost, run its body.",
            phrase="{actor} performs {action}")
 def perform(rt, action, actor):
+    raise AssertionError("compiled as a step of its own")
+
+
+@primitive("put_in_play", Param("what", "entity"), kind="decision",
+           doc="Run the procedure the entity's kind names under `in_play:` (its module data), which puts "
+               "it into play: dealt to a seat, revealed, or on top of its deck.",
+           phrase="{what} is put into play")
+def put_in_play(rt, what):
     raise AssertionError("compiled as a step of its own")
 
 

@@ -114,6 +114,7 @@ class Program:
     kind_defaults: dict[str, dict[str, Any]] = attrs.Factory(dict)
     kind_zones: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     kind_backs: dict[str, str] = attrs.Factory(dict)  # kind -> the prop printed on its back (view.py)
+    kind_in_play: dict[str, str] = attrs.Factory(dict)  # kind -> the procedure that puts one into play
     zone_visibility: dict[str, str] = attrs.Factory(dict)  # template name -> visibility
     zone_per: dict[str, str | None] = attrs.Factory(dict)
     counters: dict[str, tuple[int, int, int, bool]] = attrs.Factory(dict)  # min, max, start, clamp

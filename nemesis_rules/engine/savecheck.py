@@ -95,7 +95,7 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
                         f"{savefmt.FORMAT_VERSION} and {FULL_FORMAT})")
     fields = set(savefmt.FIELDS) if compact else FIELDS
     allowed = fields | ({"chances"} if data.get("explicit_chance") is True else set()) | (
-        {"prior", "links"} & set(data))
+        {"prior", "links", "asked"} & set(data))
     if missing := sorted(fields - set(data)):
         raise fail("the save", f"missing {', '.join(missing)}")
     if extra := sorted(set(data) - allowed):
@@ -127,12 +127,22 @@ def check_state(program: Program, data: Any, *, players: tuple[int, int], option
         _check_prior(data["prior"])
     if "links" in data:
         _check_link_rows(data["links"])
+    if "asked" in data:
+        _check_asked(program, data["asked"])
     _check_stack(program, data["stack"])
     _check_flow(data)
     state = savefmt.decode(program, data) if compact else GameState.from_dict(data)
     _check_links(program, state)
     _check_pending(program, state)
     return state
+
+
+def _check_asked(program: Program, asked: Any) -> None:
+    """The components a test asked to put into play: components of these rules."""
+    need("asked", asked, list, "a list")
+    for i, cid in enumerate(asked):
+        if not isinstance(cid, str) or cid not in program.templates:
+            raise fail(f"asked[{i}]", f"expected a component of these rules, got {brief(cid)}")
 
 
 def _check_prior(prior: Any) -> None:

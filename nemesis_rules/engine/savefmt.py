@@ -190,6 +190,7 @@ def compact(program: Program, st: GameState) -> dict[str, Any] | None:
         **({"chances": st.chances} if st.explicit_chance else {}),
         **({"prior": st.prior} if st.prior is not None else {}),
         **({"links": st.links} if st.links else {}),
+        **({"asked": st.asked} if st.asked else {}),
     }
 
 

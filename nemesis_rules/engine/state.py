@@ -200,6 +200,9 @@ class GameState:
     # label at b). A tuple, replaced and never changed in place, so a clone shares it and a graph
     # built from it stays right while it is the same object (primitives.graph_of)
     links: tuple[tuple, ...] = ()
+    # the components a test asked to put into play once setup is done (`nemesis simulate --with`,
+    # Game.new(put_in_play=...)), read with asked_in_play(); () for any other game
+    asked: tuple[str, ...] = ()
 
     def clone(self) -> GameState:
         return GameState(
@@ -222,6 +225,7 @@ class GameState:
             self.chances[:],
             self.prior,  # never mutated
             self.links,  # never mutated
+            self.asked,  # never mutated
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -244,6 +248,8 @@ class GameState:
             **({"prior": self.prior} if self.prior is not None else {}),
             # only a board grown in play has them (other saves keep their text and golden digests)
             **({"links": self.links} if self.links else {}),
+            # only a game asked to put components into play has them (other saves keep their text)
+            **({"asked": self.asked} if self.asked else {}),
         }
 
     def to_json(self) -> str:
@@ -279,6 +285,7 @@ class GameState:
             chances=list(data.get("chances", [])),
             prior=tuplify(data.get("prior")),
             links=tuplify(data.get("links", ())),
+            asked=tuple(data.get("asked", ())),
         )
 
 

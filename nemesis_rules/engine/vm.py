@@ -298,6 +298,13 @@ class Runtime:
             raise ScriptError(f"unknown action {action!r}")
         return info
 
+    def in_play_target(self, e) -> str:
+        """The procedure `e`'s kind names to put one of its components into play (`in_play:`)."""
+        kind = entity_record(self, e)[E_KIND]
+        if kind not in self.program.kind_in_play:
+            raise ScriptError(f"kind `{kind}` names no `in_play:` procedure: {e} cannot be put into play")
+        return self.program.kind_in_play[kind]
+
     def call_fn_script(self, e, field: str, args: list):
         """Evaluate an entity's expression field (`functions:` of its kind) with `this` = e."""
         name = f"{entity_record(self, e)[E_COMP]}.{field}"  # read only: no copy of a shared record

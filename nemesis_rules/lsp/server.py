@@ -24,6 +24,7 @@ from nemesis_rules.engine.primitives import REGISTRY
 from nemesis_rules.lint import fixes
 from nemesis_rules.lsp import analysis
 from nemesis_rules.lsp.analysis import Definition, Project
+from nemesis_rules.ruleset import reference
 from nemesis_rules.ruleset.compose import Composition
 from nemesis_rules.version import __version__
 
@@ -159,6 +160,8 @@ def _hover_text(project: Project, comp: Composition | None, word: str, after_dot
 def _declared_hover(comp: Composition, d: Definition) -> str:
     where = f"declared in `{d.span.file}:{d.span.line}` (module `{d.module}`)"
     heading = f"**{d.what}** `{d.name}` — {where}"
+    if getattr(d.node, "doc", ""):
+        heading += f"\n\n{d.node.doc}"
     rules = catalog._browsing(comp, "en")
     if d.what == "component":
         body = catalog.explain_component(rules, d.node)
@@ -224,7 +227,7 @@ def _completions(comp: Composition, before: str, text: str, yaml: bool) -> list[
         return [_item(n, key.group(1), lsp.CompletionItemKind.EnumMember) for n in names]
     items = [_item(n, p.signature(), lsp.CompletionItemKind.Function) for n, p in REGISTRY.items()]
     for table, what in analysis.TABLES.items():
-        items += [_item(n, what, lsp.CompletionItemKind.Reference) for n in getattr(comp, table) if "." not in n]
+        items += [_declared_item(n, what, d.value) for n, d in getattr(comp, table).items() if "." not in n]
     items += [_item(n, "component", lsp.CompletionItemKind.Constant) for n in comp.components]
     items += [_item(k, "keyword", lsp.CompletionItemKind.Keyword) for k in analysis.KEYWORDS]
     offered = {item.label for item in items}
@@ -232,8 +235,15 @@ def _completions(comp: Composition, before: str, text: str, yaml: bool) -> list[
                     for n in dict.fromkeys(analysis.WORD.findall(text)) if n not in offered]
 
 
-def _item(label: str, detail: str, kind: lsp.CompletionItemKind) -> lsp.CompletionItem:
-    return lsp.CompletionItem(label=label, detail=detail, kind=kind)
+def _item(label: str, detail: str, kind: lsp.CompletionItemKind, doc: str | None = None) -> lsp.CompletionItem:
+    return lsp.CompletionItem(label=label, detail=detail, kind=kind, documentation=doc)
+
+
+def _declared_item(name: str, what: str, node: object) -> lsp.CompletionItem:
+    """A declared name; a procedure, function, event or action with its parameters and doc."""
+    if type(node) not in reference.WHAT:
+        return _item(name, what, lsp.CompletionItemKind.Reference)
+    return _item(name, f"{what} {reference.signature(node)}", lsp.CompletionItemKind.Reference, node.doc or None)
 
 
 # ---- code actions ----

@@ -434,7 +434,8 @@ def _extend_kind(comp: Composition, name: str, spec: KindSpec, span: Span) -> No
     base.value = attrs.evolve(old, props=props, defaults={**old.defaults, **spec.defaults},
                               scripts={**old.scripts, **spec.scripts},
                               functions={**old.functions, **spec.functions}, zones=(*old.zones, *spec.zones),
-                              back=spec.back or old.back, text=spec.text or old.text, graph=spec.graph or old.graph)
+                              back=spec.back or old.back, text=spec.text or old.text, graph=spec.graph or old.graph,
+                              in_play=spec.in_play or old.in_play)
 
 
 def _add_scripts(comp: Composition, src: ModuleSource, replaced: dict) -> None:

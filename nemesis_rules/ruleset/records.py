@@ -128,6 +128,9 @@ class KindSpec:
     # `{links: [kinds], labels: [..], part: prop}`: its components, joined by printed links of those
     # kinds, each cover every label once and all reach one another (per value of `part`; linter W507, E508, E509)
     graph: dict[str, Any] | None = None
+    # the procedure (one parameter: the entity) that puts one of its components into play when a
+    # test asks for it (`nemesis simulate --with ID`): dealt, revealed or on top of its deck
+    in_play: str | None = None
 
 
 @attrs.frozen

@@ -228,6 +228,10 @@ def _check_printed(comp: Composition, name: str, d: Any) -> None:
         comp.diagnostics.append(Diagnostic("E306", f"kind `{name}` prints undeclared prop `{k.back}` on its back",
                                            comp.at("kinds", name, "back", default=d.span),
                                            help=did_you_mean(k.back, k.props)))
+    if k.in_play is not None and k.in_play not in comp.procs:
+        comp.diagnostics.append(Diagnostic("E302", f"kind `{name}` puts its components into play with unknown "
+                                           f"procedure `{k.in_play}`", comp.at("kinds", name, "in_play", default=d.span),
+                                           help=did_you_mean(k.in_play, comp.procs)))
     fields = {**k.scripts, **k.functions}
     if k.text is not None and k.text not in fields:
         comp.diagnostics.append(Diagnostic("E306", f"kind `{name}` prints undeclared script field `{k.text}` on its face",
