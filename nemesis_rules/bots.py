@@ -33,6 +33,7 @@ from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.program import Program
 from nemesis_rules.engine.state import E_KIND, E_PROPS, E_ZONE, GameState, read_record
 from nemesis_rules.engine.view import LazySeenState, SeenFunctions, sees_entity, view
+from nemesis_rules.search import DEFAULT_PLAYOUTS, SearchBot
 
 
 class _BotKinds(tuple):
@@ -228,12 +229,8 @@ def make_bot(kind: str, seed: int | str) -> Bot:
         return HeuristicBot(seed)
     playouts = search_budget(kind)
     if playouts is not None:
-        from nemesis_rules.search import SearchBot  # it plays on with the heuristic bot (a circle)
-        return SearchBot(seed, playouts)
+        return SearchBot(seed, HeuristicBot(seed), playouts)
     raise ValueError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)} (search:N for N playouts)")
-
-
-DEFAULT_PLAYOUTS = 8  # a search bot's playouts a decision, when its kind names none (docs/bots.md)
 
 
 def search_budget(kind: str) -> int | None:

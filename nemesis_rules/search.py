@@ -26,7 +26,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from nemesis_rules.api import Game
-from nemesis_rules.bots import DEFAULT_PLAYOUTS, HeuristicBot, Seen
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine import rng as engine_rng
 from nemesis_rules.engine import vm
@@ -41,16 +40,23 @@ SURVIVED = 0.6          # a survivor who did not win is worth more than a death,
 VALUE_FN = "bot_value"  # the module's position score for a player, if it defines one
 
 
+DEFAULT_PLAYOUTS = 8  # a search bot's playouts a decision, when its kind names none (docs/bots.md)
+
+
 class SearchBot:
+    """`rollout` is the bot that ranks the options and plays the other seats and the playouts (the
+    heuristic bot, given by `bots.make_bot`, which imports this module and not the other way)."""
+
     name = "search"
 
-    def __init__(self, seed: int | str, playouts: int = DEFAULT_PLAYOUTS, depth: int = DEFAULT_DEPTH) -> None:
+    def __init__(self, seed: int | str, rollout: Any, playouts: int = DEFAULT_PLAYOUTS,
+                 depth: int = DEFAULT_DEPTH) -> None:
         if playouts < 1 or depth < 1:
             raise ValueError(f"a search bot needs at least 1 playout and a depth of 1, got {playouts} and {depth}")
         self.seed, self.playouts, self.depth = seed, playouts, depth
-        self.rollout = HeuristicBot(seed)
+        self.rollout = rollout
 
-    def choose(self, seen: Seen) -> int:
+    def choose(self, seen: Any) -> int:
         """The heuristic bot's pick, unless the playouts find one of its next best clearly better."""
         options = seen.decision.options
         if len(options) == 1:
@@ -58,6 +64,7 @@ class SearchBot:
         ranked = sorted(options, key=lambda o: -self.rollout.score(seen, o))
         candidates = [o.index for o in ranked[:ROOT_WIDTH]]
         gen = seen.rng(f"search:{self.seed}")
+        self._seen_type = type(seen)  # how the rollout bot is shown a sampled world
         sampler = Sampler(seen._game, seen.seat)
         root = Node()
         for _ in range(self.playouts):
@@ -86,7 +93,7 @@ class SearchBot:
                 index = keys[at] if len(path) == 1 else at
                 node = None if fresh else node  # a new leaf: the heuristic plays on
             else:
-                index = self.rollout.choose(Seen(world, d.player, d))
+                index = self.rollout.choose(self._seen_type(world, d.player, d))
             world.apply(index)
         value = evaluate(world, seat)
         for n, key in path:

@@ -7,7 +7,15 @@ import random
 import pytest
 
 from nemesis_rules import Game, load_ruleset
-from nemesis_rules.bots import BOT_KINDS, Seen, bot_seed, make_bot, play_turn, search_budget
+from nemesis_rules.bots import (
+    BOT_KINDS,
+    HeuristicBot,
+    Seen,
+    bot_seed,
+    make_bot,
+    play_turn,
+    search_budget,
+)
 from nemesis_rules.engine.state import E_ZONE
 from nemesis_rules.search import Sampler, SearchBot
 
@@ -79,14 +87,14 @@ def test_the_search_bots_choice_does_not_change_when_what_it_cannot_see_is_moved
     # the worlds the bot samples are the same, entity for entity, so are its playouts and choice
     a, b = Sampler(game, 0).world(random.Random(5)), Sampler(twin, 0).world(random.Random(5))
     assert dict(dict.items(a._state.zones)) == dict(dict.items(b._state.zones))
-    bot = SearchBot("s", playouts=4, depth=12)
+    bot = SearchBot("s", HeuristicBot("s"), playouts=4, depth=12)
     assert bot.choose(Seen(game, 0, game.decision)) == bot.choose(Seen(twin, 0, twin.decision))
 
 
 def test_the_search_bot_is_deterministic_and_leaves_the_game_alone(rules):
     game = game_at_a_choice(rules)
     before = game.to_json()
-    picks = {SearchBot("s", playouts=4, depth=12).choose(Seen(game, 0, game.decision)) for _ in range(2)}
+    picks = {SearchBot("s", HeuristicBot("s"), playouts=4, depth=12).choose(Seen(game, 0, game.decision)) for _ in range(2)}
     assert len(picks) == 1 and 0 <= picks.pop() < len(game.decision)
     assert game.to_json() == before
 
@@ -121,7 +129,6 @@ def test_simulate_refuses_a_bad_search_budget_in_one_line(capsys, kind):
 
 def test_a_playout_the_rules_break_is_skipped_and_the_heuristic_pick_stands(rules, monkeypatch):
     from nemesis_rules import search
-    from nemesis_rules.bots import HeuristicBot
     from nemesis_rules.dsl.diagnostics import RulesError
 
     def broken(world, seat):
@@ -130,7 +137,7 @@ def test_a_playout_the_rules_break_is_skipped_and_the_heuristic_pick_stands(rule
     monkeypatch.setattr(search, "evaluate", broken)
     seen = Seen(game, 0, game.decision)
     scores = [HeuristicBot("s").score(seen, o) for o in game.decision.options]
-    assert SearchBot("s", playouts=2, depth=4).choose(seen) == scores.index(max(scores))
+    assert SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(seen) == scores.index(max(scores))
 
 
 def test_a_finished_playout_scores_a_win_a_survival_and_a_death(rules):
