@@ -28,7 +28,7 @@ import attrs
 
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.bots import BOT_KINDS, bot_seed, make_bot, play_turn
-from nemesis_rules.cli import common
+from nemesis_rules.cli import common, tables
 from nemesis_rules.cli.savefile import finished_game
 from nemesis_rules.dsl.diagnostics import RefusedError, RulesError
 from nemesis_rules.engine import vm
@@ -52,6 +52,7 @@ class Spec:
     max_decisions: int = DEFAULT_MAX_DECISIONS
     after: str | None = None  # a saved finished game every game continues (--after)
     then: tuple[tuple[str, Any], ...] | None = None  # options of a game continuing each one (--then)
+    events: bool = False  # record the card events (tables.CardWatch) for --out DIR and --report
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -73,7 +74,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="report every counter's mean at the end, a module's private ones too (default: those "
                         "its module.yaml `report: counters:` names)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no timing line on stderr")
-    p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write the tables games, seats and card_events into DIR (docs/simulate.md); "
+                        "a path ending in .jsonl: one JSON line per game instead")
+    p.add_argument("--format", choices=tables.FORMATS, default="csv",
+                   help="the tables' format with --out DIR: csv (default) or parquet (the `report` extra)")
+    p.add_argument("--report", default=None, metavar="HTML",
+                   help="write a self-contained HTML report with plots (the `report` extra)")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
                    help="count a game with no result after this many decisions as an error")
     p.add_argument("--after", default=None, metavar="SAVE",
@@ -116,18 +123,39 @@ def run(args: argparse.Namespace) -> int:
                 args.bots, common.parse_options(rules, args.option), args.max_decisions,
                 args.after and str(Path(args.after).resolve()), then)
     Game.new(rules, spec.players, args.seed, after=_prior_game(spec), **spec.options)  # bad options fail here, once
+    tables_out = args.out is not None and not args.out.endswith(".jsonl")
+    if tables_out or args.report:
+        _check_extras(args)  # a missing library is said before the games are played
+        spec = attrs.evolve(spec, events=True)
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
     with common.rules_kept_aside():
         records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
     elapsed = time.perf_counter() - started
-    if args.out:
+    if args.out and not tables_out:
         write_jsonl(args.out, records)
+    elif tables_out:
+        tables.write(args.out, run_tables(rules, spec, records), args.format)
+    if args.report:
+        from nemesis_rules.cli import html_report
+        html_report.write(args.report, html_report.simulation(rules, spec, args.seed, records, args.counters))
     print(report(rules, spec, args.seed, records, all_counters=args.counters))
     if not args.quiet:
         print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
     return common.EXIT_OK
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    if args.out is not None and args.format == "parquet":
+        tables._pyarrow()
+    if args.report:
+        from nemesis_rules.cli import html_report
+        html_report.check_libraries()
+
+
+def run_tables(rules: Ruleset, spec: Spec, records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    return tables.tables(rules, records, "+".join(rules.modules), spec.options, seat_bots(spec.bots, spec.players))
 
 
 def _portable(modules: list[str]) -> tuple[str, ...]:
@@ -156,11 +184,14 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None, "decisions": 0, "moves": [],
                               "counters": {}, "report": None, "error": None, "refused": None}
     try:
-        game = _bot_game(Game.new(rules, spec.players, seed, after=_prior_game(spec), **spec.options), spec, seed)
+        game, events = _bot_game(Game.new(rules, spec.players, seed, after=_prior_game(spec), **spec.options),
+                                 spec, seed)
         if spec.then is not None and game.over:
             record["first_result"] = _plain(game.result)
-            game = _bot_game(Game.new(rules, spec.players, seed, after=game, **{**spec.options, **dict(spec.then)}),
-                             spec, seed)
+            game, events = _bot_game(Game.new(rules, spec.players, seed, after=game,
+                                              **{**spec.options, **dict(spec.then)}), spec, seed)
+        if spec.events:
+            record["card_events"] = events
         record["moves"] = list(game.state.moves)
         record["decisions"] = len(game.state.moves)
         record["counters"] = dict(game.state.counters)
@@ -176,12 +207,18 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     return record
 
 
-def _bot_game(game: Game, spec: Spec, seed: int) -> Game:
+def _bot_game(game: Game, spec: Spec, seed: int) -> tuple[Game, list[list[Any]]]:
+    """The game played to its end by bots, and its card events when the spec asks for them."""
     kinds = seat_bots(spec.bots, spec.players)
     bots = {s: make_bot(kinds[s], bot_seed(seed, s)) for s in range(spec.players)}
+    watch = tables.CardWatch(game.rules, game.state) if spec.events else None
     while not game.over and len(game.state.moves) < spec.max_decisions:
+        if watch is not None:
+            watch.before(game.state)
         play_turn(game, bots)
-    return game
+        if watch is not None:
+            watch.after(game.state)
+    return game, watch.rows if watch is not None else []
 
 
 _PRIOR: dict[tuple[str, tuple[str, ...]], Game] = {}
@@ -227,6 +264,9 @@ def game_report(rules: Ruleset, state: GameState) -> dict[str, Any] | None:
 
 def _player_value(rt: vm.Runtime, field: str, name: str, player: str) -> Any:
     value = vm.call_function(rt, name, [player])
+    if field == "objectives":  # a list of cards (or one, or none), named by their components
+        cards = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        return [_component_of(rt.state, c) for c in cards]
     if field == "survived" and not isinstance(value, bool):
         raise RulesError(f"report function `{name}` gave {value!r} for {player}, not true or false")
     return _plain(value)
