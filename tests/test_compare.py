@@ -61,7 +61,7 @@ def test_compare_reports_each_difference_with_an_interval(deadly):
         delta, low, high = float(m[4]), float(m[6]), float(m[7])
         assert low <= delta <= high, what
         assert 0 <= float(m[8]) <= 1, what
-    assert "two-proportion z-test" in deadly["out"]
+    assert "Fisher's exact test" in deadly["out"]
 
 
 def test_compare_report_page(deadly):
@@ -112,7 +112,8 @@ def test_wilson_interval_known_values():
 def test_two_proportions_and_means():
     d = stats.proportions(10, 100, 25, 100)
     assert d.delta == pytest.approx(0.15) and d.low < 0.15 < d.high and d.significant
-    assert d.p == pytest.approx(0.00525, abs=1e-4)  # pooled p 0.175: z = 2.79
+    assert d.p == pytest.approx(0.0085036, abs=1e-6)  # scipy.stats.fisher_exact's
+    assert stats.fisher(1, 11, 0, 989) == pytest.approx(0.011) and stats.fisher(0, 20, 6, 20) == pytest.approx(0.020196, abs=1e-6)
     same = stats.proportions(3, 30, 3, 30)
     assert same.delta == 0 and same.p == pytest.approx(1.0) and not same.significant
     m = stats.means([1, 2, 3, 4], [3, 4, 5, 6])

@@ -2,7 +2,7 @@
 
 A and B are module lists (`base` and `base,path/to/mod`); `--bots-a/-b` and `--option-a/-b` set a
 side's bots and options. Each figure is given for A and B with B - A, its 95% interval and a
-two-sided p-value (stats.py: the pooled two-proportion z-test and Newcombe's interval for rates,
+two-sided p-value (stats.py: Fisher's exact test and Newcombe's interval for rates,
 Welch's normal approximation for means; our own code, scipy is not needed). The two sides play
 the same seeds but, their rules differing, not the same games: they are compared as independent
 samples. For a mod, the cards of the modules B has and A lacks are each compared within B: the
@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from nemesis_rules.api import Game, Ruleset
-from nemesis_rules.cli import common, simulate, stats
+from nemesis_rules.cli import common, simulate, stats, tables
 from nemesis_rules.cli.html_report import Page, Section
 
 
@@ -154,7 +154,7 @@ def own_cards(a: Side, b: Side) -> list[str]:
 
 def mod_cards(a: Side, b: Side) -> list[CardEffect]:
     seats, events = b.tables["seats"], b.tables["card_events"]
-    played = simulate_played(events)
+    played = tables.played_by(events)
     causes = sorted({s["cause"] for s in seats if s["cause"]})
     out = []
     for card in own_cards(a, b):
@@ -165,17 +165,6 @@ def mod_cards(a: Side, b: Side) -> list[CardEffect]:
                 _rate("winning", others, mine, lambda s: s["won"])]
         rows += [_rate(f"dying of {_label(b, c)}", others, mine, lambda s, c=c: s["cause"] == c) for c in causes]
         out.append(CardEffect(card, b.rules.label(card), len(mine), tuple(rows)))
-    return out
-
-
-def simulate_played(events: list[dict[str, Any]]) -> dict[str, set[tuple[int, int]]]:
-    """Per card, the (seed, seat) that played it; a module with no `played` event: any event."""
-    from nemesis_rules.cli.tables import PLAYED
-    kind = PLAYED if any(e["event"] == PLAYED for e in events) else None
-    out: dict[str, set[tuple[int, int]]] = {}
-    for e in events:
-        if e["seat"] is not None and (kind is None or e["event"] == kind):
-            out.setdefault(e["card"], set()).add((e["seed"], e["seat"]))
     return out
 
 
@@ -211,7 +200,7 @@ def text(a: Side, b: Side, seed: int, rows: list[Row], cards: list[CardEffect]) 
             s = c.strongest
             lines.append(f"  {c.name} ({c.card}): played by {c.seats} seats; {s.what} "
                          f"{_value(s, s.diff.b)} against {_value(s, s.diff.a)}: {_delta(s)}")
-    lines.append("tests: two-proportion z-test (rates), Welch's normal approximation (means); "
+    lines.append("tests: Fisher's exact test (rates), Welch's normal approximation (means); "
                  "the sides are independent samples")
     return "\n".join(lines)
 
@@ -223,7 +212,7 @@ def page(a: Side, b: Side, seed: int, rows: list[Row], cards: list[CardEffect]) 
     table = [[r.what, _value(r, r.diff.a), _value(r, r.diff.b), _delta(r)] for r in rows]
     sections = [Section("differences", "Differences, B - A", html_report.difference_plot(rows),
                         ["figure", "A", "B", "B - A [95% interval] p"], table,
-                        "Rates: Newcombe interval, two-proportion z-test; means: Welch's normal approximation.")]
+                        "Rates: Newcombe interval, Fisher's exact test; means: Welch's normal approximation.")]
     if cards:
         card_rows = []
         for c in cards:

@@ -187,14 +187,14 @@ def causes(rules: Ruleset, seats: list[dict[str, Any]]) -> Section | None:
 
 
 def card_effects(rules: Ruleset, seats: list[dict[str, Any]], events: list[dict[str, Any]],
-                 only: set[str] | None = None, limit: int | None = TOP_CARDS) -> Section | None:
+                 limit: int = TOP_CARDS) -> Section | None:
     """For each card: the seats that played it against the others, their survival and win rates
-    (Wilson intervals) and the difference (Newcombe interval, z-test); the largest first."""
-    effects = card_table(seats, events, only)
+    (Wilson intervals) and the difference (Newcombe interval, Fisher's test); the surest first."""
+    effects = card_table(seats, events)
     if not effects:
         return None
-    ranked = sorted(effects, key=lambda e: (-e[3], e[0]))
-    shown = ranked[:limit] if limit else ranked
+    ranked = sorted(effects, key=lambda e: (-e[3][0], -e[3][1], e[0]))
+    shown = ranked[:limit]
     rows = []
     for card, played, others, _ in shown:
         won = stats.proportions(others[1], others[0], played[1], played[0])
@@ -212,29 +212,30 @@ def card_effects(rules: Ruleset, seats: list[dict[str, Any]], events: list[dict[
     ax.legend(fontsize="small")
     head = ["card", "seats that played it", "won [95% CI]", "survived [95% CI]", "Δ won (p)", "Δ survived (p)"]
     note = ("Seats that played the card at least once against the seats that did not, in the same games; "
-            "Δ: their difference with Newcombe's 95% interval and the two-proportion z-test's p. "
+            "Δ: their difference with Newcombe's 95% interval and Fisher's exact p (* p < 0.05). "
+            "Ranked by the surest change: the end of Δ's interval nearest zero (0 when it spans zero). "
             f"{'The ' + str(len(shown)) + ' largest of ' + str(len(ranked)) + ' cards.' if len(ranked) > len(shown) else ''}")
     return Section("cards", "Cards whose play moves the outcome most", _svg(fig), head, rows, note)
 
 
-def card_table(seats: list[dict[str, Any]], events: list[dict[str, Any]],
-               only: set[str] | None = None) -> list[tuple[str, tuple[int, int, int], tuple[int, int, int], float]]:
-    """Per card: (seats, won, survived) of the seats that played it and of the others, and the
-    largest change of either rate. A module with no `played` event: any event of the card counts."""
-    kind = tables.PLAYED if any(e["event"] == tables.PLAYED for e in events) else None
-    holders: dict[str, set[tuple[int, int]]] = defaultdict(set)
-    for e in events:
-        if e["seat"] is not None and (kind is None or e["event"] == kind) and (only is None or e["card"] in only):
-            holders[e["card"]].add((e["seed"], e["seat"]))
+def card_table(seats: list[dict[str, Any]],
+               events: list[dict[str, Any]]) -> list[tuple[str, tuple[int, int, int], tuple[int, int, int], Any]]:
+    """Per card: (seats, won, survived) of the seats that played it and of the others, and how
+    surely and how much it changes either rate (its sort key)."""
     out = []
-    for card, who in holders.items():
+    for card, who in tables.played_by(events).items():
         played = _tally(s for s in seats if (s["seed"], s["seat"]) in who)
         others = _tally(s for s in seats if (s["seed"], s["seat"]) not in who)
         if played[0] == 0:
             continue
-        shift = max(abs(played[i] / played[0] - (others[i] / others[0] if others[0] else 0)) for i in (1, 2))
-        out.append((card, played, others, shift))
+        diffs = [stats.proportions(others[i], others[0], played[i], played[0]) for i in (1, 2)]
+        out.append((card, played, others, max((_surest(d), abs(d.delta)) for d in diffs)))
     return out
+
+
+def _surest(d: stats.Difference) -> float:
+    """How far the difference surely is from zero: its interval's end nearest zero (0: it spans zero)."""
+    return max(d.low, -d.high, 0.0)
 
 
 def _tally(seats: Any) -> tuple[int, int, int]:

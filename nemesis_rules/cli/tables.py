@@ -130,6 +130,17 @@ def component_of(state: GameState, value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def played_by(events: list[dict[str, Any]]) -> dict[str, set[tuple[int, int]]]:
+    """Per card, the (seed, seat) pairs that played it; with no `played` event at all (a module
+    without `report: plays`), those with any event of the card."""
+    kind = PLAYED if any(e["event"] == PLAYED for e in events) else None
+    out: dict[str, set[tuple[int, int]]] = {}
+    for e in events:
+        if e["seat"] is not None and (kind is None or e["event"] == kind):
+            out.setdefault(e["card"], set()).add((e["seed"], e["seat"]))
+    return out
+
+
 # ---- the tables ----
 def tables(rules: Ruleset, records: list[dict[str, Any]], modules: str, options: dict[str, Any],
            bots: list[str]) -> dict[str, list[dict[str, Any]]]:
