@@ -211,3 +211,22 @@ def test_parquet_without_pyarrow_says_which_extra(tmp_path, monkeypatch):
     code, _, err = run_quietly("simulate", "--modules", str(TOY), "--games", "2", "--jobs", "1", "-q",
                                "--out", str(tmp_path / "t"), "--format", "parquet")
     assert code == 2 and "pip install 'nemesis-rules[report]'" in err
+
+
+def test_several_player_counts_make_one_set_of_tables(tmp_path):
+    """`--players 2-3`: the games of each count, one text report each, the tables and page hold all."""
+    code, out, err = run_quietly("simulate", "--modules", str(TOY), "--players", "2-3", "--games", "3", "--jobs",
+                                 "1", "-q", "--out", str(tmp_path / "t"), "--report", str(tmp_path / "r.html"))
+    assert code == 0, err
+    assert re.findall(r"^3 games of toy, (\d) players", out, re.M) == ["2", "3"]
+    _, games = read_csv(tmp_path / "t" / "games.csv")
+    assert [(g["players"], g["seed"]) for g in games] == [(p, str(s)) for p in "23" for s in range(3)]
+    _, seats = read_csv(tmp_path / "t" / "seats.csv")
+    assert len(seats) == 3 * 2 + 3 * 3
+    assert sections(tmp_path / "r.html")["outcomes"]["rows"] == 1 + 2  # a row for each player count
+
+
+@pytest.mark.parametrize(("players", "text"), [("x", "expected a number of players"), ("2,9", "must be from 1 to 4")])
+def test_bad_player_counts(players, text):
+    code, out, err = run_quietly("simulate", "--modules", str(TOY), "--players", players, "--games", "1")
+    assert code == 2 and text in err and out == ""

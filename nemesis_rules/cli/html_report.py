@@ -66,7 +66,9 @@ def simulation(rules: Ruleset, spec: Any, seed: int, records: list[dict[str, Any
     data = simulate.run_tables(rules, spec, records)
     games, seats, events = data["games"], data["seats"], data["card_events"]
     title = f"{len(games)} games of {'+'.join(rules.modules)}"
-    summary = [f"{spec.players} players, seeds {seed}..{seed + len(games) - 1}, {spec.bots} bots"
+    counts = sorted({g["players"] for g in games})
+    last = max(g["seed"] for g in games)
+    summary = [f"{', '.join(map(str, counts))} players, seeds {seed}..{last}, {spec.bots} bots"
                + (f", options {json.dumps(spec.options)}" if spec.options else "")]
     sections = [outcomes(rules, games), by_group(rules, seats), by_objective(rules, seats),
                 length(games), causes(rules, seats), card_effects(rules, seats, events)]
@@ -126,7 +128,8 @@ def _rates_section(sid: str, title: str, what: str, keyed: dict[str, list[dict[s
         ax.barh([i + offset for i in range(len(plot))], values, height=0.4, label=name,
                 xerr=list(zip(*errs, strict=True)), capsize=2)
     ax.set_yticks(range(len(plot)), [item[0] for item in plot])
-    ax.set_xlim(0, 1)
+    highest = max(stats.wilson(*item[i])[1] for item in plot for i in (1, 2))
+    ax.set_xlim(0, min(1.0, max(0.05, 1.1 * highest)))  # rare outcomes (bots) stay readable
     ax.set_xlabel("share of seats (95% Wilson interval)")
     ax.legend(fontsize="small")
     return Section(sid, title, _svg(fig), [what, "seats", "survived [95% CI]", "won [95% CI]"], rows)

@@ -58,7 +58,9 @@ class Spec:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="play many bot games and report how they ended")
     common.add_module_args(p, lang=False)
-    p.add_argument("--players", type=int, default=None, help="players per game (default: 2, or the ruleset's range)")
+    p.add_argument("--players", type=_player_counts, default=None, metavar="N",
+                   help="players per game (default: 2, or the ruleset's range); several, as 2,3 or 2-4: "
+                        "--games games of each, one report each, and the tables and --report hold them all")
     p.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     p.add_argument("--bots", type=_bot_list, default="random", metavar="|".join(BOT_KINDS),
@@ -101,6 +103,18 @@ def _bot_list(text: str) -> str:
     return ",".join(kinds)
 
 
+def _player_counts(text: str) -> list[int]:
+    """`3`, `2,4` or `2-4` as the list of player counts."""
+    try:
+        counts: list[int] = []
+        for part in text.split(","):
+            lo, dash, hi = part.strip().partition("-")
+            counts += range(int(lo), int(hi) + 1) if dash else [int(lo)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of players, as 2, 2,3 or 2-4, got {text!r}") from None
+    return list(dict.fromkeys(counts))
+
+
 def seat_bots(bots: str, players: int) -> list[str]:
     """The bot kind of each seat: `a,b` gives a, b, a, b, ..."""
     kinds = bots.split(",")
@@ -119,28 +133,34 @@ def run(args: argparse.Namespace) -> int:
         _import_ray()  # before loading anything: a missing extra is said at once
     rules = common.load(args.modules)
     then = tuple(common.parse_options(rules, args.then).items()) if args.then is not None else None
-    spec = Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
-                args.bots, common.parse_options(rules, args.option), args.max_decisions,
-                args.after and str(Path(args.after).resolve()), then)
-    Game.new(rules, spec.players, args.seed, after=_prior_game(spec), **spec.options)  # bad options fail here, once
     tables_out = args.out is not None and not args.out.endswith(".jsonl")
+    specs = [Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, players),
+                  args.bots, common.parse_options(rules, args.option), args.max_decisions,
+                  args.after and str(Path(args.after).resolve()), then, events=bool(tables_out or args.report))
+             for players in (args.players or [None])]
+    for spec in specs:  # bad options fail here, once
+        Game.new(rules, spec.players, args.seed, after=_prior_game(spec), **spec.options)
     if tables_out or args.report:
         _check_extras(args)  # a missing library is said before the games are played
-        spec = attrs.evolve(spec, events=True)
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
-    with common.rules_kept_aside():
-        records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
+    records, texts = [], []
+    for spec in specs:
+        with common.rules_kept_aside():
+            played = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
+        texts.append(report(rules, spec, args.seed, played, all_counters=args.counters))
+        records += played
     elapsed = time.perf_counter() - started
+    widest = max(specs, key=lambda s: s.players)  # its seats' bots name every seat's
     if args.out and not tables_out:
         write_jsonl(args.out, records)
     elif tables_out:
-        tables.write(args.out, run_tables(rules, spec, records), args.format)
+        tables.write(args.out, run_tables(rules, widest, records), args.format)
     if args.report:
         from nemesis_rules.cli import html_report
-        html_report.write(args.report, html_report.simulation(rules, spec, args.seed, records, args.counters))
-    print(report(rules, spec, args.seed, records, all_counters=args.counters))
+        html_report.write(args.report, html_report.simulation(rules, widest, args.seed, records, args.counters))
+    print("\n\n".join(texts))
     if not args.quiet:
         print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
     return common.EXIT_OK
