@@ -147,7 +147,9 @@ def by_group(rules: Ruleset, seats: list[dict[str, Any]]) -> Section | None:
         if s["group"] is not None:
             keyed[s["group"]].append(s)
     caveats = {s["group"] for s in seats if s["caveat"]}
-    return _rates_section("groups", "Survival and wins by character", "character", keyed,
+    fn = rules.composition.report["player.group"].value if "player.group" in rules.composition.report else ""
+    what = rules.names[fn].lower() if fn in rules.names else "group"  # as the text report names it
+    return _rates_section("groups", f"Survival and wins by {what}", what, keyed,
                           lambda g: rules.label(g) + (" *" if g in caveats else ""))
 
 
