@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_extras(args: argparse.Namespace) -> None:
     if args.out is not None and args.format == "parquet":
-        tables._pyarrow()
+        tables.require_pyarrow()
     if args.report:
         from nemesis_rules.cli import html_report
         html_report.check_libraries()

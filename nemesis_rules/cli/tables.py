@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from nemesis_rules.api import Ruleset
+from nemesis_rules.cli.common import CliError
 from nemesis_rules.engine.state import E_COMP, GameState
 
 PLAYED = "played"
@@ -190,7 +191,7 @@ def _text(value: Any) -> str | None:
 def write(folder: str | Path, data: dict[str, list[dict[str, Any]]], fmt: str = "csv") -> list[Path]:
     """Write each table as folder/NAME.csv (or .parquet); return the paths written."""
     if fmt == "parquet":
-        pa, pq = _pyarrow()
+        pa, pq = require_pyarrow()
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -212,8 +213,8 @@ def write(folder: str | Path, data: dict[str, list[dict[str, Any]]], fmt: str = 
 _ARROW = {"int": lambda pa: pa.int64(), "str": lambda pa: pa.string(), "bool": lambda pa: pa.bool_()}
 
 
-def _pyarrow() -> tuple[Any, Any]:
-    from nemesis_rules.cli.common import CliError
+def require_pyarrow() -> tuple[Any, Any]:
+    """pyarrow and its Parquet writer, or a one-line error naming the extra to install."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
