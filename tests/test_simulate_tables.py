@@ -230,3 +230,14 @@ def test_several_player_counts_make_one_set_of_tables(tmp_path):
 def test_bad_player_counts(players, text):
     code, out, err = run_quietly("simulate", "--modules", str(TOY), "--players", players, "--games", "1")
     assert code == 2 and text in err and out == ""
+
+
+@pytest.mark.slow
+def test_issue_37_done_when_500_base_games(tmp_path):
+    """The issue's check: 500 base games write the tables and a report with every plot."""
+    code, _, err = run_quietly("simulate", "--games", "500", "-q", "--out", str(tmp_path / "t"),
+                               "--report", str(tmp_path / "r.html"))
+    assert code == 0, err
+    assert len(read_csv(tmp_path / "t" / "games.csv")[1]) == 500
+    found = sections(tmp_path / "r.html")
+    assert all(found[s]["svg"] == 1 for s in ("outcomes", "groups", "objectives", "length", "causes", "cards"))
