@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from nemesis_rules.api import Game, Ruleset
-from nemesis_rules.cli import common, simulate, stats, tables
+from nemesis_rules.cli import common, html_report, simulate, stats, tables
 from nemesis_rules.cli.html_report import Page, Section
 
 
@@ -71,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise common.CliError(f"--jobs must be at least 1, got {jobs}")
     if args.report:
-        from nemesis_rules.cli import html_report
         html_report.check_libraries()
     started = time.perf_counter()
     sides = [_side(name, modules, bots or args.bots, [*args.option, *extra], args, jobs)
@@ -82,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
     cards = mod_cards(a, b)
     print(text(a, b, args.seed, rows, cards))
     if args.report:
-        from nemesis_rules.cli import html_report
         html_report.write(args.report, page(a, b, args.seed, rows, cards))
     if not args.quiet:
         print(f"time: {time.perf_counter() - started:.2f} s", file=sys.stderr)
@@ -206,7 +204,6 @@ def text(a: Side, b: Side, seed: int, rows: list[Row], cards: list[CardEffect]) 
 
 
 def page(a: Side, b: Side, seed: int, rows: list[Row], cards: list[CardEffect]) -> Page:
-    from nemesis_rules.cli import html_report
     n = len(a.tables["games"])
     summary = [f"{n} games a side, {a.spec.players} players, seeds {seed}..{seed + n - 1}", describe(a), describe(b)]
     table = [[r.what, _value(r, r.diff.a), _value(r, r.diff.b), _delta(r)] for r in rows]

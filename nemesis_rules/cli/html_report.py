@@ -60,10 +60,9 @@ class Page:
 
 
 # ---- one simulation ----
-def simulation(rules: Ruleset, spec: Any, seed: int, records: list[dict[str, Any]],
-               counters: bool = False) -> Page:
-    from nemesis_rules.cli import simulate
-    data = simulate.run_tables(rules, spec, records)
+def simulation(rules: Ruleset, spec: Any, seed: int, data: dict[str, list[dict[str, Any]]],
+               records: list[dict[str, Any]], counters: bool = False) -> Page:
+    """The page of one run: `data` its tables (tables.tables), `records` for `--counters`."""
     games, seats, events = data["games"], data["seats"], data["card_events"]
     title = f"{len(games)} games of {'+'.join(rules.modules)}"
     counts = sorted({g["players"] for g in games})

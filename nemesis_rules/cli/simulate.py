@@ -153,13 +153,15 @@ def run(args: argparse.Namespace) -> int:
         records += played
     elapsed = time.perf_counter() - started
     widest = max(specs, key=lambda s: s.players)  # its seats' bots name every seat's
+    data = run_tables(rules, widest, records) if tables_out or args.report else {}
     if args.out and not tables_out:
         write_jsonl(args.out, records)
     elif tables_out:
-        tables.write(args.out, run_tables(rules, widest, records), args.format)
+        tables.write(args.out, data, args.format)
     if args.report:
         from nemesis_rules.cli import html_report
-        html_report.write(args.report, html_report.simulation(rules, widest, args.seed, records, args.counters))
+        page = html_report.simulation(rules, widest, args.seed, data, records, args.counters)
+        html_report.write(args.report, page)
     print("\n\n".join(texts))
     if not args.quiet:
         print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
