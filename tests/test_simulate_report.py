@@ -94,7 +94,8 @@ def test_base_jsonl_carries_the_report(base_report):
         assert isinstance(report["rounds"], int) and report["rounds"] >= 1
         assert [p["seat"] for p in report["players"]] == [0, 1]
         for p in report["players"]:
-            assert set(p) == {"seat", "group", "survived", "cause"}
+            assert set(p) == {"seat", "group", "survived", "cause", "objectives"}
+            assert p["objectives"] and all(o.startswith("objective_") and "#" not in o for o in p["objectives"])
             assert p["group"] in {"captain", "scout", "mechanic", "scientist", "pilot", "soldier"}
             assert (p["cause"] is None) == p["survived"]
             causes.add(p["cause"])
@@ -175,6 +176,7 @@ def test_report_function_with_a_wrong_value_is_a_game_error(capsys, tmp_path):
     ("  player: {group: stride}\n", "E400", "must take 1 parameter", "stride"),
     ("  plays: {message: advance, arg: who}\n", "E307", "unknown message key `advance`", "advance"),
     ("  plays: {message: advanced, arg: whom}\n", "E400", "has no argument `whom`", "whom"),
+    ("  cards: {drawn: [hand, hnad]}\n", "E305", "report `cards.drawn`: unknown zone `hnad`", "hnad"),
 ])
 def test_bad_report_is_a_diagnostic_at_its_place(tmp_path, report, code, text, at):
     folder = toy_with(tmp_path, "report:\n" + report, TOY_FNS)

@@ -12,7 +12,17 @@ import os
 import sys
 from collections.abc import Sequence
 
-from nemesis_rules.cli import bench, catalog, common, fmt, play, replay, serve_cmd, simulate
+from nemesis_rules.cli import (
+    bench,
+    catalog,
+    common,
+    compare,
+    fmt,
+    play,
+    replay,
+    serve_cmd,
+    simulate,
+)
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.version import __version__
 
@@ -34,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     simulate.add_parser(sub)
+    compare.add_parser(sub)
     play.add_parser(sub)
     replay.add_parser(sub)
     catalog.add_parsers(sub)

@@ -28,7 +28,7 @@ import attrs
 
 from nemesis_rules.api import Game, Ruleset
 from nemesis_rules.bots import BOT_KINDS, bot_seed, make_bot, play_turn
-from nemesis_rules.cli import common
+from nemesis_rules.cli import common, tables
 from nemesis_rules.cli.savefile import finished_game
 from nemesis_rules.dsl.diagnostics import RefusedError, RulesError
 from nemesis_rules.engine import vm
@@ -53,12 +53,15 @@ class Spec:
     after: str | None = None  # a saved finished game every game continues (--after)
     then: tuple[tuple[str, Any], ...] | None = None  # options of a game continuing each one (--then)
     put_in_play: tuple[str, ...] = ()  # components put into play once setup is done (--with)
+    events: bool = False  # record the card events (tables.CardWatch) for --out DIR and --report
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="play many bot games and report how they ended")
     common.add_module_args(p, lang=False)
-    p.add_argument("--players", type=int, default=None, help="players per game (default: 2, or the ruleset's range)")
+    p.add_argument("--players", type=_player_counts, default=None, metavar="N",
+                   help="players per game (default: 2, or the ruleset's range); several, as 2,3 or 2-4: "
+                        "--games games of each, one report each, and the tables and --report hold them all")
     p.add_argument("--games", type=int, default=100, help="how many games (default: 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     p.add_argument("--bots", type=_bot_list, default="random", metavar="|".join(BOT_KINDS),
@@ -74,7 +77,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="report every counter's mean at the end, a module's private ones too (default: those "
                         "its module.yaml `report: counters:` names)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no timing line on stderr")
-    p.add_argument("--out", default=None, metavar="FILE", help="write one JSON line per game")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write the tables games, seats and card_events into DIR (docs/simulate.md); "
+                        "a path ending in .jsonl: one JSON line per game instead")
+    p.add_argument("--format", choices=tables.FORMATS, default="csv",
+                   help="the tables' format with --out DIR: csv (default) or parquet (the `report` extra)")
+    p.add_argument("--report", default=None, metavar="HTML",
+                   help="write a self-contained HTML report with plots (the `report` extra)")
     p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS,
                    help="count a game with no result after this many decisions as an error")
     p.add_argument("--after", default=None, metavar="SAVE",
@@ -99,6 +108,18 @@ def _bot_list(text: str) -> str:
     return ",".join(kinds)
 
 
+def _player_counts(text: str) -> list[int]:
+    """`3`, `2,4` or `2-4` as the list of player counts."""
+    try:
+        counts: list[int] = []
+        for part in text.split(","):
+            lo, dash, hi = part.strip().partition("-")
+            counts += range(int(lo), int(hi) + 1) if dash else [int(lo)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of players, as 2, 2,3 or 2-4, got {text!r}") from None
+    return list(dict.fromkeys(counts))
+
+
 def seat_bots(bots: str, players: int) -> list[str]:
     """The bot kind of each seat: `a,b` gives a, b, a, b, ..."""
     kinds = bots.split(",")
@@ -117,22 +138,52 @@ def run(args: argparse.Namespace) -> int:
         _import_ray()  # before loading anything: a missing extra is said at once
     rules = common.load(args.modules)
     then = tuple(common.parse_options(rules, args.then).items()) if args.then is not None else None
-    spec = Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, args.players),
-                args.bots, common.parse_options(rules, args.option), args.max_decisions,
-                args.after and str(Path(args.after).resolve()), then, tuple(args.put_in_play))
-    _new_game(rules, spec, args.seed)  # bad options or components fail here, once
+    tables_out = args.out is not None and not args.out.endswith(".jsonl")
+    specs = [Spec(_portable(common.module_list(args.modules)), "en", common.check_players(rules, players),
+                  args.bots, common.parse_options(rules, args.option), args.max_decisions,
+                  args.after and str(Path(args.after).resolve()), then, tuple(args.put_in_play),
+                  events=bool(tables_out or args.report))
+             for players in (args.players or [None])]
+    for spec in specs:  # bad options or components fail here, once
+        _new_game(rules, spec, args.seed)
+    if tables_out or args.report:
+        _check_extras(args)  # a missing library is said before the games are played
     started = time.perf_counter()
     backend = Backend(args.backend, jobs if args.jobs is not None or args.backend == "local" else None,
                       args.address)
-    with common.rules_kept_aside():
-        records = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
+    records, texts = [], []
+    for spec in specs:
+        with common.rules_kept_aside():
+            played = simulate(rules, spec, args.seed, args.games, backend, show_progress=not args.quiet)
+        texts.append(report(rules, spec, args.seed, played, all_counters=args.counters))
+        records += played
     elapsed = time.perf_counter() - started
-    if args.out:
+    widest = max(specs, key=lambda s: s.players)  # its seats' bots name every seat's
+    data = run_tables(rules, widest, records) if tables_out or args.report else {}
+    if args.out and not tables_out:
         write_jsonl(args.out, records)
-    print(report(rules, spec, args.seed, records, all_counters=args.counters))
+    elif tables_out:
+        tables.write(args.out, data, args.format)
+    if args.report:
+        from nemesis_rules.cli import html_report
+        page = html_report.simulation(rules, widest, args.seed, data, records, args.counters)
+        html_report.write(args.report, page)
+    print("\n\n".join(texts))
     if not args.quiet:
         print(f"time: {elapsed:.2f} s, {backend.describe()}, {len(records) / elapsed:.0f} games/s", file=sys.stderr)
     return common.EXIT_OK
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    if args.out is not None and args.format == "parquet":
+        tables.require_pyarrow()
+    if args.report:
+        from nemesis_rules.cli import html_report
+        html_report.check_libraries()
+
+
+def run_tables(rules: Ruleset, spec: Spec, records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    return tables.tables(rules, records, "+".join(rules.modules), spec.options, seat_bots(spec.bots, spec.players))
 
 
 def _portable(modules: list[str]) -> tuple[str, ...]:
@@ -161,11 +212,13 @@ def play_game(rules: Ruleset, spec: Spec, seed: int) -> dict[str, Any]:
     record: dict[str, Any] = {"seed": seed, "players": spec.players, "result": None, "decisions": 0, "moves": [],
                               "counters": {}, "report": None, "error": None, "refused": None}
     try:
-        game = _bot_game(_new_game(rules, spec, seed), spec, seed)
+        game, events = _bot_game(_new_game(rules, spec, seed), spec, seed)
         if spec.then is not None and game.over:
             record["first_result"] = _plain(game.result)
-            game = _bot_game(Game.new(rules, spec.players, seed, after=game, **{**spec.options, **dict(spec.then)}),
-                             spec, seed)
+            game, events = _bot_game(Game.new(rules, spec.players, seed, after=game,
+                                              **{**spec.options, **dict(spec.then)}), spec, seed)
+        if spec.events:
+            record["card_events"] = events
         record["moves"] = list(game.state.moves)
         record["decisions"] = len(game.state.moves)
         record["counters"] = dict(game.state.counters)
@@ -185,12 +238,18 @@ def _new_game(rules: Ruleset, spec: Spec, seed: int) -> Game:
     return Game.new(rules, spec.players, seed, after=_prior_game(spec), put_in_play=spec.put_in_play, **spec.options)
 
 
-def _bot_game(game: Game, spec: Spec, seed: int) -> Game:
+def _bot_game(game: Game, spec: Spec, seed: int) -> tuple[Game, list[list[Any]]]:
+    """The game played to its end by bots, and its card events when the spec asks for them."""
     kinds = seat_bots(spec.bots, spec.players)
     bots = {s: make_bot(kinds[s], bot_seed(seed, s)) for s in range(spec.players)}
+    watch = tables.CardWatch(game.rules, game.state) if spec.events else None
     while not game.over and len(game.state.moves) < spec.max_decisions:
+        if watch is not None:
+            watch.before(game.state)
         play_turn(game, bots)
-    return game
+        if watch is not None:
+            watch.after(game.state)
+    return game, watch.rows if watch is not None else []
 
 
 _PRIOR: dict[tuple[str, tuple[str, ...]], Game] = {}
@@ -236,6 +295,9 @@ def game_report(rules: Ruleset, state: GameState) -> dict[str, Any] | None:
 
 def _player_value(rt: vm.Runtime, field: str, name: str, player: str) -> Any:
     value = vm.call_function(rt, name, [player])
+    if field == "objectives":  # a list of cards (or one, or none), named by their components
+        cards = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        return [_component_of(rt.state, c) for c in cards]
     if field == "survived" and not isinstance(value, bool):
         raise RulesError(f"report function `{name}` gave {value!r} for {player}, not true or false")
     return _plain(value)

@@ -283,6 +283,10 @@ def _add_report(comp: Composition, src: ModuleSource, spec: ReportSpec) -> None:
         fields.update({f"player.{f.name}": getattr(spec.player, f.name) for f in attrs.fields(PlayerReport)})
     for i, name in enumerate(spec.counters or ()):  # each module adds its own counters to the list
         comp.report[f"counters.{name}"] = Declared(name, src.id, src.manifest_at("report", "counters", i))
+    for event, zones in (spec.cards or {}).items():  # each event's zones replace a lower module's
+        comp.report[f"cards.{event}"] = Declared(tuple(zones), src.id, src.manifest_at("report", "cards", event))
+        for i in range(len(zones)):
+            comp.spans[("report", "cards", event, i)] = src.manifest_at("report", "cards", event, i)
     for field, value in fields.items():
         if value is None:
             continue

@@ -35,6 +35,7 @@ class PlayerReport:
     survived: str | None = None  # -> true/false
     cause: str | None = None  # -> an id (how the player's character died), or none
     caveat: str | None = None  # -> an id (what qualifies its group's figures, e.g. unknown cards), or none
+    objectives: str | None = None  # -> a list of entities (or one, or none): the player's goals at the end
 
 
 @attrs.frozen
@@ -53,6 +54,9 @@ class ReportSpec:
     counters: tuple[str, ...] | None = None  # counters whose final mean the report shows (others: `--counters`)
     player: PlayerReport | None = None
     plays: PlaysReport | None = None
+    # Card events for `nemesis simulate --out/--report`: an event name -> the zones a card entering
+    # one of them counts as that event (`drawn: [hand]`); per-owner zones name every owner's copy.
+    cards: dict[str, tuple[str, ...]] | None = None
 
 
 @attrs.frozen

@@ -624,6 +624,8 @@ def _check_report(comp: Composition, env: Environment) -> None:
             _check_counter(comp, env, f"report `{field.partition('.')[0]}`", d.value, d.span)
         elif field == "plays":
             _check_plays(comp, env, d)
+        elif field.startswith("cards."):
+            _check_card_zones(comp, field, d)
         else:
             _check_player_function(comp, env, f"report `{field}`", d.value, d.span)
 
@@ -675,6 +677,15 @@ def _check_player_function(comp: Composition, env: Environment, where: str, name
     else:
         _callable_shape(comp, target, name, "function", ("player",), span, where)
     env.called.add(name)
+
+
+def _check_card_zones(comp: Composition, field: str, d) -> None:
+    """`report: cards: EVENT: [zone, ...]`: each a declared zone."""
+    for i, name in enumerate(d.value):
+        if name not in comp.zones:
+            comp.diagnostics.append(Diagnostic("E305", f"report `{field}`: unknown zone `{name}`",
+                                               comp.at("report", *field.split("."), i, default=d.span),
+                                               help=did_you_mean(name, comp.zones)))
 
 
 def _check_plays(comp: Composition, env: Environment, d) -> None:
