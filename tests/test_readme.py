@@ -113,7 +113,7 @@ def test_every_doc_block_runs_as_written(where, lang, code, directive, shims, mo
 def test_the_doc_blocks_are_found_and_their_exceptions_are_few():
     assert {b[0].split(":")[0] for b in BLOCKS} >= {"README.md", "docs/scenarios.md", "docs/editor.md"}
     marked = [b for b in BLOCKS if b[3] is not None]
-    assert len(marked) <= 4, [b[0] for b in marked]
+    assert len(marked) <= 5, [b[0] for b in marked]  # README install, editor, performance, simulate.md (2)
     assert all(b[3][2].strip() for b in marked)  # each says why
     stray = len(re.findall(r"<!-- doc-test:", "".join(p.read_text(encoding="utf-8") for p in DOCS)))
     assert stray == len(marked), "a doc-test comment that is not just before a block"
