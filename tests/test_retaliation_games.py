@@ -176,6 +176,20 @@ def neosoma_rules():
     return load_ruleset("retaliation", "neosoma")
 
 
+# (players, seed, what once failed) with Neosoma
+NEOSOMA_REGRESSIONS = [
+    (1, 237, "a Flamethrower's Shoot whose Oxygen loss suffocated the shooter set None on Fire"),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "once"), NEOSOMA_REGRESSIONS,
+                         ids=[f"{p}p-seed{s}" for p, s, _ in NEOSOMA_REGRESSIONS])
+def test_a_neosoma_game_that_once_failed_plays_to_its_end(neosoma_rules, players, seed, once):
+    record = bot_game(neosoma_rules, players, seed, "random")  # as `nemesis simulate` played it
+    assert record["error"] is None, f"{players} players, seed {seed} (once: {once}): {record['error']}"
+    assert record["result"] is not None
+
+
 @pytest.mark.parametrize("players", FAST_PLAYER_COUNTS)
 def test_random_neosoma_games_keep_every_property(neosoma_rules, players):
     for seed in FAST_SEEDS:
