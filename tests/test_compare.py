@@ -3,32 +3,18 @@ difference with its interval and test, and a mod's own cards with their effect; 
 
 from __future__ import annotations
 
-import io
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from nemesis_rules.cli import stats
-from nemesis_rules.cli.main import main
-from tests.test_simulate_tables import sections
+from tests.test_simulate_tables import run_quietly, sections
 
 ROOT = Path(__file__).resolve().parents[1]
 DEADLY = f"base,{ROOT / 'tests' / 'fixtures' / 'mod_deadly_card'}"
 MOD_EXAMPLE = f"base,{ROOT / 'tests' / 'fixtures' / 'mod_example'}"
 DIFF_LINE = re.compile(r"^  (.+?)  +A +(\S+)  B +(\S+)  ([+-]\d+\.\d)( pp)? \[([+-]\d+\.\d), ([+-]\d+\.\d)\] p=(\S+)( \*)?$")
-
-
-def run_quietly(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr, sys.stdin
-    sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def differences(out: str) -> dict[str, re.Match]:

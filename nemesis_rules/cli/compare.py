@@ -12,7 +12,6 @@ seats that played the card against the others, on survival, wins and each cause 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import Any
@@ -65,11 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise common.CliError(f"--games must be at least 1, got {args.games}")
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise common.CliError(f"--jobs must be at least 1, got {jobs}")
+    jobs = simulate.checked_jobs(args)
     if args.report:
         html_report.check_libraries()
     started = time.perf_counter()

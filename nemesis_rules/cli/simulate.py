@@ -126,12 +126,18 @@ def seat_bots(bots: str, players: int) -> list[str]:
     return [kinds[s % len(kinds)] for s in range(players)]
 
 
-def run(args: argparse.Namespace) -> int:
+def checked_jobs(args: argparse.Namespace) -> int:
+    """`--games` checked, and the processes to play them in (`--jobs`, or one a core)."""
     if args.games < 1:
         raise common.CliError(f"--games must be at least 1, got {args.games}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise common.CliError(f"--jobs must be at least 1, got {jobs}")
+    return jobs
+
+
+def run(args: argparse.Namespace) -> int:
+    jobs = checked_jobs(args)
     if args.address is not None and args.backend != "ray":
         raise common.CliError("--address is for --backend ray")
     if args.backend == "ray":
