@@ -241,3 +241,18 @@ def test_issue_37_done_when_500_base_games(tmp_path):
     assert len(read_csv(tmp_path / "t" / "games.csv")[1]) == 500
     found = sections(tmp_path / "r.html")
     assert all(found[s]["svg"] == 1 for s in ("outcomes", "groups", "objectives", "length", "causes", "cards"))
+
+
+@pytest.mark.parametrize("modules", [("retaliation",), ("retaliation", "neosoma")])
+def test_retaliation_tables_name_its_cards_and_objectives(tmp_path, modules):
+    """Retaliation's `report:` (RT247) gives card events of all four kinds and each seat's objectives."""
+    code, _, err = run_quietly("simulate", "--modules", *modules, "--games", "4", "--players", "3",
+                               "--jobs", "1", "-q", "--out", str(tmp_path))
+    assert code == 0, err
+    _, events = read_csv(tmp_path / "card_events.csv")
+    _, seats = read_csv(tmp_path / "seats.csv")
+    rules = load_ruleset(*modules)
+    assert {e["event"] for e in events} >= {"drawn", "played", "discarded", "gained"}
+    assert all(e["card"] in rules.program.templates for e in events)
+    objective_cards = {c for s in seats for c in s["objectives"].split()}
+    assert objective_cards and all(rules.program.templates[c][0] == "objective_card" for c in objective_cards)
