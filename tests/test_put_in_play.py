@@ -3,6 +3,7 @@ put a component into play once setup is done, where its kind's `in_play:` proced
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 import sys
@@ -94,3 +95,13 @@ def test_simulate_with_a_card_that_cannot_be_put_into_play_is_a_clear_error(caps
 def test_put_in_play_refuses_what_is_not_a_list_of_components(base):
     with pytest.raises(RulesError, match="a list of component ids"):
         Game.new(base, 2, 0, put_in_play="item_taser")
+
+
+def test_simulate_out_records_what_was_put_into_play(capsys, tmp_path):
+    """games.csv keeps `--with`, so a table says how to play its games again."""
+    code, _, _ = _simulate(capsys, "--games", "2", "--with", "item_taser", "--with", "weakness_vital_places",
+                           "--out", str(tmp_path))
+    assert code == 0
+    with (tmp_path / "games.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["with"] for r in rows] == ["item_taser weakness_vital_places"] * 2

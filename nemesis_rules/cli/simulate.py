@@ -189,7 +189,8 @@ def _check_extras(args: argparse.Namespace) -> None:
 
 
 def run_tables(rules: Ruleset, spec: Spec, records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    return tables.tables(rules, records, "+".join(rules.modules), spec.options, seat_bots(spec.bots, spec.players))
+    return tables.tables(rules, records, "+".join(rules.modules), spec.options, seat_bots(spec.bots, spec.players),
+                         spec.put_in_play)
 
 
 def _portable(modules: list[str]) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("seed", "int", "the game's seed"),
         ("modules", "str", "the modules played, `+` between them"),
         ("options", "str", "the game options as JSON (`{}`: the defaults)"),
+        ("with", "str", "the components put into play once setup was done (`--with`), space separated"),
         ("players", "int", "players in the game"),
         ("bots", "str", "the bot of each seat, `,` between them"),
         ("end", "str", "why the game ended (the result's reason); `error` or `refused` when it did not"),
@@ -144,11 +145,11 @@ def played_by(events: list[dict[str, Any]]) -> dict[str, set[tuple[int, int]]]:
 
 # ---- the tables ----
 def tables(rules: Ruleset, records: list[dict[str, Any]], modules: str, options: dict[str, Any],
-           bots: list[str]) -> dict[str, list[dict[str, Any]]]:
+           bots: list[str], put_in_play: tuple[str, ...] = ()) -> dict[str, list[dict[str, Any]]]:
     """The three tables of these games' records, as lists of rows (column -> value)."""
     games, seats, events = [], [], []
     for r in records:
-        games.append(_game_row(r, modules, options, bots))
+        games.append(_game_row(r, modules, options, bots) | {"with": " ".join(put_in_play)})
         seats += _seat_rows(rules, r, bots)
         events += [{"seed": r["seed"], "round": rnd, "seat": seat, "event": event, "card": card,
                     "card_name": rules.label(card)} for rnd, seat, event, card in r.get("card_events") or ()]
