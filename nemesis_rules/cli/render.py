@@ -221,7 +221,16 @@ def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, An
 
 def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
     """A seen entity's label followed by what its face reads, when its kind prints a script field
-    there (`text:`, e.g. an objective's condition): `Ab Ovo: The result is ...`."""
+    there (`text:`, e.g. an objective's condition): `Ab Ovo: The result is ...`. Read once a
+    component (`rules.faces`)."""
+    key = (ent.get("component"), ent.get("kind"), label)
+    text = rules.faces.get(key)
+    if text is None:
+        text = rules.faces[key] = _read_face(rules, ent, label)
+    return text
+
+
+def _read_face(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
     spec = rules.composition.kinds.get(ent.get("kind"))
     field = spec.value.text if spec is not None else None
     if field is None:
