@@ -114,7 +114,7 @@ class Session:
         self._hand_over(d.player)
         view = self.game.view(d.player)
         render.view_screen(self.console, self.rules, view)
-        render.menu(self.console, self.rules, d, view)
+        render.menu(self.console, self.rules, d, view, self.game.unavailable(d.player))
         return self._ask(d)
 
     def _hand_over(self, seat: int) -> None:

@@ -278,13 +278,25 @@ def _placeholder_label(rules: Ruleset, view: dict[str, Any], value: Any) -> str:
     return value_label(rules, value)
 
 
-def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any]) -> None:
+def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any],
+         unavailable: list[dict[str, str]] = ()) -> None:
     """The decision's options, numbered; `view`: the deciding seat's (an option it sees reads as
-    on the screen)."""
+    on the screen); then the actions it is not offered, with why (`Game.unavailable`)."""
     console.print(f"[bold]{escape(question(rules, decision))}[/bold]", soft_wrap=False)
     for o in decision.options:
         console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}", soft_wrap=False)
+    unavailable_lines(console, rules, unavailable)
     console.print(f"[dim]{escape(words(rules, 'menu_hint'))}[/dim]")
+
+
+def unavailable_lines(console: Console, rules: Ruleset, unavailable: list[dict[str, str]]) -> None:
+    """The actions not offered, greyed, one a line cut to the screen's width (DECISIONS.md U5)."""
+    if not unavailable:
+        return
+    console.print(f"[dim]{escape(words(rules, 'unavailable'))}[/dim]", soft_wrap=False)
+    for a in unavailable:
+        console.print(f"[dim]      {escape(a['label'])}: {escape(a['reason'])}[/dim]", soft_wrap=False, no_wrap=True,
+                      overflow="ellipsis", crop=True)
 
 
 def question(rules: Ruleset, decision: Decision) -> str:
