@@ -10,10 +10,10 @@ import random
 import pytest
 
 from nemesis_rules import Game
+from nemesis_rules.api import load_ruleset
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_ZONE
 from nemesis_rules.engine.view import zone_visible
-from nemesis_rules.api import load_ruleset
 from nemesis_rules.openspiel import cached_rules
 from tests.conftest import TOY
 from tests.positions import choose
