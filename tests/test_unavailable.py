@@ -130,3 +130,19 @@ def test_the_servers_update_carries_them_for_the_deciding_seat_only(rules, tmp_p
     mine, theirs = update(table, seat)["decision"], update(table, 1 - seat)["decision"]
     assert mine["unavailable"] == game.unavailable(seat) and mine["unavailable"]
     assert "unavailable" not in theirs and "options" not in theirs
+
+
+@pytest.mark.parametrize(("lang", "shoot", "move_cautiously"), [
+    ("en", "no Intruder in your Room", "costs 2, you can pay 1"),
+    ("pl", "brak Intruza w twoim pomieszczeniu", "kosztuje 2, możesz zapłacić 1"),
+])
+def test_retaliation_names_its_reasons_in_its_catalog(lang, shoot, move_cautiously):
+    """Retaliation's catalogs name its reasons (its DECISIONS.md RT239): a random game reads them."""
+    game = Game.new(cached_rules(("retaliation",), lang), PLAYERS, 2)
+    rnd, seen = random.Random(2), {}
+    while not game.over and len(game.state.moves) < 300:
+        d = game.decision
+        for a in game.unavailable(d.player):
+            seen.setdefault(a["action"], set()).add(a["reason"])
+        game.apply(rnd.randrange(len(d.options)))
+    assert shoot in seen["shoot"] and move_cautiously in seen["move_cautiously"], seen
