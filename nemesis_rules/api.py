@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 
-from nemesis_rules.dsl.describe import phrases
 from nemesis_rules.dsl.diagnostics import (
     Diagnostic,
     IllegalMoveError,
@@ -25,7 +24,7 @@ from nemesis_rules.dsl.diagnostics import (
     brief,
     did_you_mean,
 )
-from nemesis_rules.engine import rng, savecheck, savefmt, vm, why
+from nemesis_rules.engine import rng, savecheck, savefmt, vm
 from nemesis_rules.engine.compile import build_program
 from nemesis_rules.engine.limits import MAX_FIELD_TEXT
 from nemesis_rules.engine.program import Program
@@ -574,25 +573,6 @@ class Game:
             data["result"] = dict(data["result"])
         return data
 
-    def unavailable(self, player: int, every: bool = False) -> list[dict[str, str]]:
-        """The declared actions `player` is not offered at its pending choice of action, each
-        `{"action", "label", "reason"}` in the ruleset's language, worked out from the action's
-        own declaration on what the seat sees (engine/why.py); empty at any other decision.
-
-        Listed: a cost the seat cannot pay, and a failing test or empty domain the modules name
-        a reason for in their catalog (`why.KEY` messages; DECISIONS.md U2). `every=True` lists
-        the others too, each read from its function's doc or name."""
-        if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self._state.players):
-            raise RulesError(f"no player {brief(player)}: seats are 0 to {self._state.players - 1}")
-        if self.over:
-            return []
-        rules, found = self.rules, []
-        for item in why.unavailable(rules.program, self._state, player):
-            reason = why_text(rules, item["why"], every)
-            if reason is not None:
-                found.append({"action": item["action"], "label": rules.label(item["action"]), "reason": reason})
-        return found
-
     @property
     def log(self) -> list[dict[str, Any]]:
         """Every log entry with its text in the ruleset's language (unredacted; copies)."""
@@ -605,27 +585,6 @@ class Game:
     def force(self, *outcomes: Any) -> None:
         """Script the next chance outcomes (die faces, picks, drawn entities), first used first."""
         self._state.forced.extend(outcomes)
-
-
-def why_text(rules: Ruleset, reason: dict[str, Any], every: bool = False) -> str | None:
-    """A reason of `engine.why.unavailable` in words: a cost from the engine's phrases, a named
-    reason from the catalog (`why.KEY`); None for an unnamed one unless `every`."""
-    screen = phrases(rules.lang).screen
-    if "cost" in reason:
-        return screen["why_cost"].format(cost=reason["cost"], have=reason["can_pay"])
-    key = reason["when"] if "when" in reason else reason["key"]
-    if key is not None and f"why.{key}" in rules.messages:
-        return rules.message(f"why.{key}")
-    if not every:
-        return None
-    if "domain" in reason:
-        return screen["why_none"].format(what=rules.label(reason["domain"]))
-    if key is None:
-        return screen["why_when"]
-    name = key.removeprefix("not_")
-    doc = rules.composition.fns[name].value.doc if name in rules.composition.fns else ""
-    test = doc.split("\n")[0].rstrip(".") if doc else rules.label(name)
-    return screen["why_not"].format(test=test) if key.startswith("not_") else test
 
 
 def _same(a: Any, b: Any) -> bool:

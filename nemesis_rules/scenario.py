@@ -33,6 +33,7 @@ from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset.yaml_reader import load_positioned
+from nemesis_rules.unavailable import unavailable_actions
 
 RUN_UNTIL = ("first_decision", "start")
 TOP_KEYS = ("name", "description", "modules", "lang", "players", "seed", "options", "setup",
@@ -1045,7 +1046,7 @@ def check_decision(run: _Run, e: Entry) -> Verdict:
 def _unavailable(run: _Run, d: Any, f: Entry) -> Verdict:
     """`unavailable: {action: text}`: the action is listed as not offered with a reason holding
     the text (in the scenario's language); `action: null`: it is not listed."""
-    listed = {u["action"]: u["reason"] for u in run.game.unavailable(d.player)}
+    listed = {u["action"]: u["reason"] for u in unavailable_actions(run.game, d.player)}
     verdicts = []
     for item in entries(f.node, f.loc, "`unavailable`"):
         want = plain(item.node, item.loc)

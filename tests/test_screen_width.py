@@ -14,6 +14,7 @@ from nemesis_rules import Game
 from nemesis_rules.bots import make_bot, play_turn
 from nemesis_rules.cli import render
 from nemesis_rules.openspiel import cached_rules
+from nemesis_rules.unavailable import unavailable_actions
 from tests.positions import choose, put
 
 WIDTH = 80
@@ -32,7 +33,7 @@ def mid_game_screen(modules: tuple[str, ...], moves: int, lang: str = "en", **op
     console = Console(file=out, width=WIDTH, highlight=False, soft_wrap=True)  # as `nemesis play` makes it
     view = game.view(game.decision.player)
     render.view_screen(console, rules, view)
-    render.menu(console, rules, game.decision, view, game.unavailable(game.decision.player))
+    render.menu(console, rules, game.decision, view, unavailable_actions(game, game.decision.player))
     return out.getvalue(), game
 
 
@@ -77,7 +78,7 @@ def test_the_menu_lists_why_an_action_is_unavailable_within_80_columns(lang, rea
     choose(game, "scout")
     out = io.StringIO()
     console = Console(file=out, width=WIDTH, highlight=False, soft_wrap=True)
-    render.menu(console, rules, game.decision, game.view(0), game.unavailable(0))
+    render.menu(console, rules, game.decision, game.view(0), unavailable_actions(game, 0))
     lines = out.getvalue().splitlines()
     listed = lines[lines.index(heading) + 1:-1]
     assert len(listed) >= 3 and any(line.strip().endswith(reason) for line in listed), lines

@@ -1,5 +1,5 @@
 """Why an action is unavailable (issue #36 points 3 and 6; rulesets/base/DECISIONS.md U1-U5):
-`Game.unavailable` tells the deciding seat nothing it does not see, only at its choice of action,
+`unavailable_actions` tells the deciding seat nothing it does not see, only at its choice of action,
 and the server's update carries it for that seat only. The reasons themselves are checked on
 planted positions by tests/scenarios/base/unavailable/ (en, pl) and tests/test_screen_width.py."""
 
@@ -15,6 +15,7 @@ from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_ZONE
 from nemesis_rules.engine.view import zone_visible
 from nemesis_rules.openspiel import cached_rules
+from nemesis_rules.unavailable import unavailable_actions
 from tests.conftest import TOY
 from tests.positions import choose
 
@@ -54,8 +55,8 @@ def test_the_reasons_do_not_change_when_what_the_seat_cannot_see_is_dealt_again(
         while not game.over and compared < 60:
             d = game.decision
             if d.prompt == "pick_action":
-                reasons = game.unavailable(d.player, every=True)
-                assert shuffled_hidden(game, d.player, rnd).unavailable(d.player, every=True) == reasons
+                reasons = unavailable_actions(game, d.player, every=True)
+                assert unavailable_actions(shuffled_hidden(game, d.player, rnd), d.player, every=True) == reasons
                 compared += bool(reasons)
             game.apply(rnd.randrange(len(d.options)))
     assert compared >= 20
@@ -85,17 +86,17 @@ def test_a_reason_that_would_read_hidden_content_is_not_given(tmp_path):
         other = game.clone()
         random.Random(seed).shuffle(other.state.zones["deck"])
         suits.add(other.state.entities[other.state.zones["deck"][0]][2].get("suit"))
-        assert other.unavailable(0, every=True) == game.unavailable(0, every=True)
-        assert "gamble" not in {a["action"] for a in other.unavailable(0, every=True)}
+        assert unavailable_actions(other, 0, every=True) == unavailable_actions(game, 0, every=True)
+        assert "gamble" not in {a["action"] for a in unavailable_actions(other, 0, every=True)}
     assert "boost" in suits and len(suits) > 1  # the top card was and was not a boost
 
 
 def test_only_a_choice_of_action_has_unavailable_actions(rules):
     game = Game.new(rules, 1, 1)
-    assert game.decision.prompt == "draft_character" and game.unavailable(0) == []
+    assert game.decision.prompt == "draft_character" and unavailable_actions(game, 0) == []
     choose(game, "scout")
     assert game.decision.prompt == "pick_action"
-    listed = game.unavailable(0)
+    listed = unavailable_actions(game, 0)
     assert listed and all(set(a) == {"action", "label", "reason"} for a in listed)
     offered = {o.value for o in game.decision.options}
     assert not offered & {a["action"] for a in listed}
@@ -104,8 +105,8 @@ def test_only_a_choice_of_action_has_unavailable_actions(rules):
 def test_a_reason_no_catalog_names_is_listed_only_when_every_reason_is_asked_for(rules):
     game = Game.new(rules, 1, 1)
     choose(game, "scout")
-    listed = {a["action"] for a in game.unavailable(0)}
-    every = {a["action"]: a["reason"] for a in game.unavailable(0, every=True)}
+    listed = {a["action"] for a in unavailable_actions(game, 0)}
+    every = {a["action"]: a["reason"] for a in unavailable_actions(game, 0, every=True)}
     assert "shoot_eggs" not in listed and every["shoot_eggs"].startswith("not: ")  # DECISIONS.md U2: its doc
     assert listed < set(every)
 
@@ -114,7 +115,7 @@ def test_a_reason_no_catalog_names_is_listed_only_when_every_reason_is_asked_for
 def test_a_seat_that_is_not_one_is_refused(rules, seat):
     game = Game.new(rules, 1, 1)
     with pytest.raises(RulesError, match="no player"):
-        game.unavailable(seat)
+        unavailable_actions(game, seat)
 
 
 def test_the_servers_update_carries_them_for_the_deciding_seat_only(rules, tmp_path):
@@ -128,7 +129,7 @@ def test_the_servers_update_carries_them_for_the_deciding_seat_only(rules, tmp_p
         game.apply(0)
     seat = game.decision.player
     mine, theirs = update(table, seat)["decision"], update(table, 1 - seat)["decision"]
-    assert mine["unavailable"] == game.unavailable(seat) and mine["unavailable"]
+    assert mine["unavailable"] == unavailable_actions(game, seat) and mine["unavailable"]
     assert "unavailable" not in theirs and "options" not in theirs
 
 
@@ -142,7 +143,7 @@ def test_retaliation_names_its_reasons_in_its_catalog(lang, shoot, move_cautious
     rnd, seen = random.Random(2), {}
     while not game.over and len(game.state.moves) < 300:
         d = game.decision
-        for a in game.unavailable(d.player):
+        for a in unavailable_actions(game, d.player):
             seen.setdefault(a["action"], set()).add(a["reason"])
         game.apply(rnd.randrange(len(d.options)))
     assert shoot in seen["shoot"] and move_cautiously in seen["move_cautiously"], seen

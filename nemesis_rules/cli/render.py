@@ -281,7 +281,7 @@ def _placeholder_label(rules: Ruleset, view: dict[str, Any], value: Any) -> str:
 def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any],
          unavailable: list[dict[str, str]] = ()) -> None:
     """The decision's options, numbered; `view`: the deciding seat's (an option it sees reads as
-    on the screen); then the actions it is not offered, with why (`Game.unavailable`)."""
+    on the screen); then the actions it is not offered, with why (nemesis_rules/unavailable.py)."""
     console.print(f"[bold]{escape(question(rules, decision))}[/bold]", soft_wrap=False)
     for o in decision.options:
         console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}", soft_wrap=False)

@@ -73,7 +73,7 @@ _DECISION = {
                                     "description": "the entity ids of the view the value names, in order"}},
                        "required": ["index", "label", "value", "refs"]}},
                    "unavailable": {"type": "array", "description": "with the options, at a choice of action: the "
-                                   "declared actions not offered, each with why (Game.unavailable)", "items": {
+                                   "declared actions not offered, each with why (unavailable_actions)", "items": {
                        "type": "object", "properties": {
                            "action": {"type": "string"}, "label": {"type": "string"}, "reason": {"type": "string"}},
                        "required": ["action", "label", "reason"]}}},

@@ -32,6 +32,7 @@ from nemesis_rules.serve import board
 from nemesis_rules.serve.patches import make_patch
 from nemesis_rules.serve.protocol import PROTOCOL, ProtocolError, check_client
 from nemesis_rules.serve.tables import Table, Tables
+from nemesis_rules.unavailable import unavailable_actions
 from nemesis_rules.version import __version__
 
 STATIC = Path(__file__).parent / "static"
@@ -219,7 +220,7 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
         decision = {"id": table.decision_id, "player": d.player, "prompt": render.question(rules, d)}
         if d.player == seat:
             decision["options"] = board.options(rules, seen, d)
-            decision["unavailable"] = game.unavailable(seat)
+            decision["unavailable"] = unavailable_actions(game, seat)
     result = game.result if game.over else None
     if result is not None:
         winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"])
