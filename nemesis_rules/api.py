@@ -69,6 +69,9 @@ class Ruleset:
     # 1, as `label` does): every view writes the whole log again. A change to `names` or
     # `messages` after texts were written is not seen by those texts.
     _texts: dict[tuple[str, str], str] = attrs.field(factory=dict, init=False, repr=False)
+    # what a card's face reads (cli/render.with_text), by component, kind and label: every update
+    # of `nemesis serve` reads the seat's cards again, and their scripts do not change
+    faces: dict[tuple, str] = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     @property
     def composition(self) -> Composition:

@@ -33,6 +33,7 @@ from nemesis_rules.engine.primitives import ScriptError
 from nemesis_rules.engine.state import E_COMP, E_FACE, E_KIND, E_PROPS, E_ZONE
 from nemesis_rules.paths import UnreadableFile, read_user_file
 from nemesis_rules.ruleset.yaml_reader import load_positioned
+from nemesis_rules.unavailable import unavailable_actions
 
 RUN_UNTIL = ("first_decision", "start")
 TOP_KEYS = ("name", "description", "modules", "lang", "players", "seed", "options", "setup",
@@ -1037,8 +1038,23 @@ def check_decision(run: _Run, e: Entry) -> Verdict:
     if d is None:
         return False, "expected a decision, but none is pending" + run._why_none()
     fields = entries(e.node, e.loc, "`decision`")
-    _check_keys(fields, ("player", "prompt", "options", "includes", "excludes", "optional"), "`decision`")
-    return _all(_decision_field(run, d, f) for f in fields)
+    _check_keys(fields, ("player", "prompt", "options", "includes", "excludes", "optional", "unavailable"),
+                "`decision`")
+    return _all(_decision_field(run, d, f) if f.key != "unavailable" else _unavailable(run, d, f) for f in fields)
+
+
+def _unavailable(run: _Run, d: Any, f: Entry) -> Verdict:
+    """`unavailable: {action: text}`: the action is listed as not offered with a reason holding
+    the text (in the scenario's language); `action: null`: it is not listed."""
+    listed = {u["action"]: u["reason"] for u in unavailable_actions(run.game, d.player)}
+    verdicts = []
+    for item in entries(f.node, f.loc, "`unavailable`"):
+        want = plain(item.node, item.loc)
+        got = listed.get(item.key)
+        ok = got is None if want is None else got is not None and str(want).lower() in got.lower()
+        verdicts.append((ok, "" if ok else f"unavailable {item.key}: expected {_show(want)}, got {_show(got)}; "
+                                          f"listed: {_show(listed)}"))
+    return _all(verdicts)
 
 
 def _decision_field(run: _Run, d: Any, f: Entry) -> Verdict:

@@ -14,6 +14,8 @@ from nemesis_rules import Game
 from nemesis_rules.bots import make_bot, play_turn
 from nemesis_rules.cli import render
 from nemesis_rules.openspiel import cached_rules
+from nemesis_rules.unavailable import unavailable_actions
+from tests.positions import choose, put
 
 WIDTH = 80
 PLAYERS = 3
@@ -31,7 +33,7 @@ def mid_game_screen(modules: tuple[str, ...], moves: int, lang: str = "en", **op
     console = Console(file=out, width=WIDTH, highlight=False, soft_wrap=True)  # as `nemesis play` makes it
     view = game.view(game.decision.player)
     render.view_screen(console, rules, view)
-    render.menu(console, rules, game.decision, view)
+    render.menu(console, rules, game.decision, view, unavailable_actions(game, game.decision.player))
     return out.getvalue(), game
 
 
@@ -60,3 +62,24 @@ def test_each_room_of_the_base_ship_is_one_line_naming_where_its_corridors_lead(
     assert "Queen 2 inj." in rooms  # an intruder with its injuries
     crew = "\n".join(lines[lines.index("Crew"):])
     assert "Shotgun 2" in crew and "ammo" in crew  # a weapon with its ammo
+
+
+@pytest.mark.parametrize(("lang", "reason", "heading"), [
+    ("en", "Movement: you are in combat", "Not available now:"),
+    ("pl", ": jesteś w Walce", "Teraz niedostępne:"),
+    ("ru", ": вы в Бою", "Сейчас недоступно:"),
+])
+def test_the_menu_lists_why_an_action_is_unavailable_within_80_columns(lang, reason, heading):
+    """Issue #36 point 6 (DECISIONS.md U5): in combat (an Adult in the Scout's room) the menu lists
+    the actions not offered, each with why, one a line cut to the screen's width."""
+    rules = cached_rules(("base",), lang)
+    game = Game.new(rules, 1, 1)
+    put(game, "adult_figure#1", "room_contents@main_hibernatorium")
+    choose(game, "scout")
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, highlight=False, soft_wrap=True)
+    render.menu(console, rules, game.decision, game.view(0), unavailable_actions(game, 0))
+    lines = out.getvalue().splitlines()
+    listed = lines[lines.index(heading) + 1:-1]
+    assert len(listed) >= 3 and any(line.strip().endswith(reason) for line in listed), lines
+    assert all(len(line) <= WIDTH for line in lines), lines

@@ -1,7 +1,8 @@
 """`nemesis serve` with patches (protocol 2): a client that asks for them gets a full `update`
 first, then each change as an RFC 6902 JSON Patch numbered by `seq`; `full` sends the whole view
-again; reconnecting with a seat's token resumes that seat. The patches of a 4-player base game
-average under 5 KB. static/patch.js applies them as the server's library does."""
+again; reconnecting with a seat's token resumes that seat. The patches of a whole 4-player base
+game average under 5 KB (measured in process, and over sockets for its first rounds).
+static/patch.js and the jsonpatch library apply them as serve/patches.py makes them."""
 
 from __future__ import annotations
 
@@ -19,13 +20,17 @@ from tests.conftest import TOY
 pytest.importorskip("websockets", reason="websockets is not installed (the `serve` extra)")
 jsonpatch = pytest.importorskip("jsonpatch", reason="jsonpatch is not installed (the `serve` extra)")
 
+from nemesis_rules.serve.patches import make_patch  # noqa: E402
 from nemesis_rules.serve.protocol import SERVER, check  # noqa: E402
+from nemesis_rules.serve.server import update, update_message  # noqa: E402
+from nemesis_rules.serve.tables import Tables  # noqa: E402
 from tests.serve_helpers import ask, connect, receive, running_server  # noqa: E402
 
 PATCH_JS = Path(__file__).parents[1] / "nemesis_rules" / "serve" / "static" / "patch.js"
 PLAYERS = 4
 MAX_AVERAGE_PATCH = 5 * 1024
-MOVES = 60  # choices measured: the first rounds (a whole random game, ~210 choices, takes minutes on a busy machine)
+MOVES = 60  # choices measured over sockets: the first rounds (the whole game is measured in process below)
+APPLIED_EVERY = 25  # a whole game's patches checked by jsonpatch: one in this many (each copies the document)
 
 
 def checked(message: dict) -> dict:
@@ -91,6 +96,27 @@ def test_a_base_game_played_through_the_server_in_patches_averages_under_five_ki
     sizes = [size for seat in seats for size in seat.patch_sizes]
     assert len(sizes) == MOVES * PLAYERS
     assert sum(sizes) / len(sizes) < MAX_AVERAGE_PATCH
+
+
+def test_a_whole_random_base_game_averages_under_five_kilobytes_an_update_after_the_first(tmp_path):
+    """Issue #36, "Done when": the server's own messages (`update_message`) for each seat's
+    successive updates over a whole random 4-player base game, without sockets."""
+    table = Tables(tmp_path).create(["base"], ["human"] * PLAYERS, 3, {})
+    rng = random.Random(1)
+    last = [update(table, seat) for seat in range(PLAYERS)]
+    sizes: list[int] = []
+    while not table.game.over:
+        d = table.game.decision
+        table.choose(d.player, table.decision_id, rng.randrange(len(d.options)))
+        for seat in range(PLAYERS):
+            now = update(table, seat)
+            message = checked(update_message(table, len(sizes) + 2, last[seat], now))
+            sizes.append(len(json.dumps(message, ensure_ascii=False)))
+            if len(sizes) % APPLIED_EVERY == 0:
+                assert jsonpatch.apply_patch(last[seat], message["ops"]) == now
+            last[seat] = now
+    assert len(sizes) > 100 * PLAYERS and table.game.result is not None  # a whole game, to its end
+    assert sum(sizes) / len(sizes) < MAX_AVERAGE_PATCH, sum(sizes) / len(sizes)
 
 
 def test_reconnecting_with_a_seats_token_resumes_it_with_a_full_view_then_patches(tmp_path):
@@ -165,9 +191,25 @@ def run_patch_js(cases: list) -> list:
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_patch_js_applies_every_operation_as_rfc_6902_says():
     made = [(a, jsonpatch.make_patch(a, b).patch) for a, b in DOCUMENTS]
+    made += [(a, make_patch(a, b)) for a, b in DOCUMENTS]  # the server's own
     results = run_patch_js(made + [(doc, ops) for doc, ops, _ in HAND_WRITTEN])
-    assert results[:len(made)] == [b for _, b in DOCUMENTS]
+    assert results[:len(made)] == [b for _, b in DOCUMENTS] * 2
     assert results[len(made):] == [wanted for _, _, wanted in HAND_WRITTEN]
     for (doc, ops, wanted) in HAND_WRITTEN:  # the cases agree with the server's own library
         if wanted != "error":
             assert jsonpatch.apply_patch(doc, ops) == wanted
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    *DOCUMENTS,
+    ({"a": [1, 2, 3, 4, 5]}, {"a": [1, 3, 4, 5]}),  # one lost in the middle
+    ({"a": [1, 2]}, {"a": [0, 1, 2, 3]}),  # gained at both ends
+    ({"a": [[1], 1]}, {"a": [[1, 2], True]}),  # true is not 1
+    ({"a": 1, "b": None}, {"a": "1", "b": False}),
+    ([1, 2, 3], []),
+    ({}, {"x/y": {"~": []}}),
+])
+def test_the_servers_patches_apply_to_what_they_were_made_for(old, new):
+    ops = make_patch(old, new)
+    assert jsonpatch.apply_patch(old, ops) == new
+    assert {op["op"] for op in ops} <= {"add", "remove", "replace"}

@@ -151,7 +151,8 @@ def play_by_clicks(browser, tmp_path: Path, seed: int, clicks: int) -> tuple[dic
     on the page; after each, the page and every frame it received hold no other seat's secret."""
     rules = cached_rules(("base",), "en")
     data = tmp_path / "tables"
-    ways = {"board": 0, "hand": 0, "list": 0, "secrets": 0}  # how seat 0 chose; the secrets checked
+    ways = {"board": 0, "hand": 0, "list": 0, "secrets": 0, "unavailable": 0}  # how seat 0 chose; the secrets
+    # checked; the greyed actions shown with their reason (DECISIONS.md U5)
     with running_server(data) as port, ExitStack() as stack:
         host = connect(stack, port)
         created = ask(host, {"type": "create", "ruleset": ["base"], "seats": ["human", "random", "random"],
@@ -175,6 +176,7 @@ def play_by_clicks(browser, tmp_path: Path, seed: int, clicks: int) -> tuple[dic
             assert not leaked, leaked
             if page.get_attribute("body", "data-decision") == "over":
                 break
+            ways["unavailable"] += page.locator("#unavailable li small").count()
             before = page.get_attribute("body", "data-decision")
             ways[click_target(page, rnd)] += 1
             page.wait_for_function(f"document.body.dataset.decision !== '{before}'", timeout=60_000)
@@ -189,6 +191,7 @@ def test_a_short_game_by_clicks_on_the_board_and_the_hand_shows_no_other_seat_se
     ways, _ = play_by_clicks(browser, tmp_path, seed=3, clicks=20)
     assert ways["board"] + ways["hand"] >= 10 and ways["secrets"] > 0, ways
     assert ways["patches"] > 0, ways  # the page joins with `patches` and draws what they rebuild
+    assert ways["unavailable"] > 0, ways  # an action not offered, greyed under the options with why
 
 
 @pytest.mark.slow

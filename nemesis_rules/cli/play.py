@@ -26,6 +26,7 @@ from nemesis_rules.cli.savefile import (
     restore,
     write_save,
 )
+from nemesis_rules.unavailable import unavailable_actions
 
 QUIT = "quit"
 TRANSCRIPT_WIDTH = 160  # columns when the output is not a terminal (a file, a test, a pipe)
@@ -114,7 +115,7 @@ class Session:
         self._hand_over(d.player)
         view = self.game.view(d.player)
         render.view_screen(self.console, self.rules, view)
-        render.menu(self.console, self.rules, d, view)
+        render.menu(self.console, self.rules, d, view, unavailable_actions(self.game, d.player))
         return self._ask(d)
 
     def _hand_over(self, seat: int) -> None:

@@ -221,7 +221,16 @@ def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, An
 
 def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
     """A seen entity's label followed by what its face reads, when its kind prints a script field
-    there (`text:`, e.g. an objective's condition): `Ab Ovo: The result is ...`."""
+    there (`text:`, e.g. an objective's condition): `Ab Ovo: The result is ...`. Read once a
+    component (`rules.faces`)."""
+    key = (ent.get("component"), ent.get("kind"), label)
+    text = rules.faces.get(key)
+    if text is None:
+        text = rules.faces[key] = _read_face(rules, ent, label)
+    return text
+
+
+def _read_face(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
     spec = rules.composition.kinds.get(ent.get("kind"))
     field = spec.value.text if spec is not None else None
     if field is None:
@@ -269,13 +278,25 @@ def _placeholder_label(rules: Ruleset, view: dict[str, Any], value: Any) -> str:
     return value_label(rules, value)
 
 
-def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any]) -> None:
+def menu(console: Console, rules: Ruleset, decision: Decision, view: dict[str, Any],
+         unavailable: list[dict[str, str]] = ()) -> None:
     """The decision's options, numbered; `view`: the deciding seat's (an option it sees reads as
-    on the screen)."""
+    on the screen); then the actions it is not offered, with why (nemesis_rules/unavailable.py)."""
     console.print(f"[bold]{escape(question(rules, decision))}[/bold]", soft_wrap=False)
     for o in decision.options:
         console.print(f"  [cyan]{o.index + 1:>2}[/cyan]. {escape(option_label(rules, view, o))}", soft_wrap=False)
+    unavailable_lines(console, rules, unavailable)
     console.print(f"[dim]{escape(words(rules, 'menu_hint'))}[/dim]")
+
+
+def unavailable_lines(console: Console, rules: Ruleset, unavailable: list[dict[str, str]]) -> None:
+    """The actions not offered, greyed, one a line cut to the screen's width (DECISIONS.md U5)."""
+    if not unavailable:
+        return
+    console.print(f"[dim]{escape(words(rules, 'unavailable'))}[/dim]", soft_wrap=False)
+    for a in unavailable:
+        console.print(f"[dim]      {escape(a['label'])}: {escape(a['reason'])}[/dim]", soft_wrap=False, no_wrap=True,
+                      overflow="ellipsis", crop=True)
 
 
 def question(rules: Ruleset, decision: Decision) -> str:

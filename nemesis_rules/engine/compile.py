@@ -879,7 +879,8 @@ def _compile_actions(c: Compiler, comp) -> None:
     for name, d in comp.actions.items():
         cost = c.closure((d.value.actor,), d.value.cost) if d.value.cost is not None else None
         available = _availability(c, d.value)
-        info = ActionInfo(name, available, cost, allowed.get(name) or _allowed_closure(available, cost))
+        info = ActionInfo(name, available, cost, allowed.get(name) or _allowed_closure(available, cost),
+                          _reasons(c, comp, d.value))
         c.program.actions.append(info)
         c.program.action_index[name] = info
 
@@ -954,6 +955,42 @@ def _availability(c: Compiler, a: ast.ActionDef):
         return True
 
     return available
+
+
+def _reasons(c: Compiler, comp, a: ast.ActionDef) -> tuple[tuple[str | None, str | None, Any], ...]:
+    """`_availability`'s parts one by one: each conjunct of `when` (parameter None), then each
+    parameter's domain known before any is chosen, with the key a catalog names its failure by."""
+    later = {p.name for p in a.params}
+    tests = [(None, part) for part in conjuncts(a.when)]
+    tests += [(p.name, p.domain) for p in a.params if not (_names_in(p.domain) & later)]
+    return tuple((param, reason_key(e, comp.fns), c.closure((a.actor,), e)) for param, e in tests)
+
+
+def why_keys(a: ast.ActionDef, fns) -> list[str | None]:
+    """The catalog keys (`why.KEY` messages) of every reason `_reasons` may give for `a`."""
+    return [reason_key(e, fns) for e in (*conjuncts(a.when), *(p.domain for p in a.params))]
+
+
+def conjuncts(e: ast.Expr | None) -> list[ast.Expr]:
+    """The parts of `a and b and c`, in order (none for no expression)."""
+    if e is None:
+        return []
+    if isinstance(e, ast.BoolOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def reason_key(e: ast.Expr, fns) -> str | None:
+    """What is true when the test `e` fails, named by the first function of the rules it calls:
+    `f` when `e` is `not ...f(...)...` (it fails because f holds), else `not_f` (`in_combat(p)`
+    fails: not in combat; `count(targets_of(p)) > 0` fails: no targets). None: it calls none."""
+    negated = isinstance(e, ast.Not)
+    inner = e.operand if negated else e
+    name = next((x.func.id for x in ast.walk(inner) if isinstance(x, ast.Call) and isinstance(x.func, ast.Name)
+                 and x.func.id in fns), None)
+    if name is None:
+        return None
+    return name if negated else f"not_{name}"
 
 
 def _names_in(e: Any) -> set[str]:

@@ -50,6 +50,10 @@ class ActionInfo:
     available: Callable  # (rt, actor) -> bool: `when` holds and each domain known now has an item
     cost: Closure | None
     allowed: Callable  # (rt, actor) -> bool: `available` and the cost can be paid (`actions()`'s test)
+    # the parts of `available` one by one, in its order, for saying why the action is not offered
+    # (engine/why.py): (param, key, test): param None for a conjunct of `when`, else the parameter
+    # whose domain `test` is; key names the failure in a catalog (`in_combat`, `not_targets_of`) or None
+    reasons: tuple[tuple[str | None, str | None, Closure], ...] = ()
 
 
 def label_key(label: Any) -> tuple:

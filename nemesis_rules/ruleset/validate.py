@@ -11,7 +11,7 @@ from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.proptypes import BASE_TYPES, Names, PropType, parse_type, value_problem
 from nemesis_rules.engine import limits
-from nemesis_rules.engine.compile import STEP_EVENTS, lays_links
+from nemesis_rules.engine.compile import STEP_EVENTS, lays_links, why_keys
 from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, script_procs
 from nemesis_rules.ruleset.layout import check_layouts
@@ -500,6 +500,7 @@ def _check_scripts(comp: Composition, env: Environment) -> None:
         _when_and_body(checker, h.params, h.when, h.body)
     for d in comp.actions.values():
         _check_action(checker, d.value)
+        env.used_messages.update(f"why.{key}" for key in why_keys(d.value, comp.fns) if key)
     _check_phases(comp, env)
     _check_entry(comp, env)
     comp.diagnostics += checker.diagnostics

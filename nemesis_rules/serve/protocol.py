@@ -71,7 +71,12 @@ _DECISION = {
                                                     "placeholder); a list for a tuple"},
                            "refs": {"type": "array", "items": {"type": "string"},
                                     "description": "the entity ids of the view the value names, in order"}},
-                       "required": ["index", "label", "value", "refs"]}}},
+                       "required": ["index", "label", "value", "refs"]}},
+                   "unavailable": {"type": "array", "description": "with the options, at a choice of action: the "
+                                   "declared actions not offered, each with why (unavailable_actions)", "items": {
+                       "type": "object", "properties": {
+                           "action": {"type": "string"}, "label": {"type": "string"}, "reason": {"type": "string"}},
+                       "required": ["action", "label", "reason"]}}},
     "required": ["id", "player", "prompt"],
 }
 _SCREEN = {

@@ -21,7 +21,6 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-import jsonpatch
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
@@ -30,8 +29,10 @@ from websockets.http11 import Request, Response
 from nemesis_rules.cli import render
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.serve import board
+from nemesis_rules.serve.patches import make_patch
 from nemesis_rules.serve.protocol import PROTOCOL, ProtocolError, check_client
 from nemesis_rules.serve.tables import Table, Tables
+from nemesis_rules.unavailable import unavailable_actions
 from nemesis_rules.version import __version__
 
 STATIC = Path(__file__).parent / "static"
@@ -176,11 +177,7 @@ class Server:
         client = self.clients[ws]
         client.seq += 1
         now = update(table, client.seat)
-        if client.patches and client.last is not None:
-            ops = jsonpatch.make_patch(client.last, now).patch
-            self.send(ws, {"type": "patch", "protocol": PROTOCOL, "table": table.id, "seq": client.seq, "ops": ops})
-        else:
-            self.send(ws, {"type": "update", "protocol": PROTOCOL, "seq": client.seq, **now})
+        self.send(ws, update_message(table, client.seq, client.last if client.patches else None, now))
         client.last = now if client.patches else None
 
     def send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
@@ -223,6 +220,7 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
         decision = {"id": table.decision_id, "player": d.player, "prompt": render.question(rules, d)}
         if d.player == seat:
             decision["options"] = board.options(rules, seen, d)
+            decision["unavailable"] = unavailable_actions(game, seat)
     result = game.result if game.over else None
     if result is not None:
         winners = ", ".join(rules.label(rules.program.player_ids[s]) for s in result["winners"])
@@ -233,6 +231,14 @@ def update(table: Table, seat: int | None) -> dict[str, Any]:
                 "screen": render.screen_data(rules, seen), "result": result,
                 "board": board.board_data(rules, seen)}
     return json.loads(json.dumps(document))  # as the client reads it: tuples are lists, keys are strings
+
+
+def update_message(table: Table, seq: int, last: dict[str, Any] | None, now: dict[str, Any]) -> dict[str, Any]:
+    """The message numbered `seq` that brings a client from the update `last` to `now`: a `patch`
+    (serve/patches.py), or the whole `update` when it has none (its first, or it wants no patches)."""
+    if last is not None:
+        return {"type": "patch", "protocol": PROTOCOL, "table": table.id, "seq": seq, "ops": make_patch(last, now)}
+    return {"type": "update", "protocol": PROTOCOL, "seq": seq, **now}
 
 
 async def run(tables: Tables, host: str, port: int, ready=print) -> None:

@@ -375,6 +375,18 @@ function drawDecision(u) {
   document.body.classList.toggle("my-turn", mine);
 }
 
+// the actions the seat is not offered now, greyed, each with why (DECISIONS.md U5)
+function drawUnavailable(u) {
+  const list = (u.decision && u.decision.unavailable) || [];
+  $("unavailable").replaceChildren(...list.map((a) => {
+    const li = el("li", a.label);
+    li.title = a.reason;
+    li.dataset.action = a.action;
+    li.append(el("small", a.reason));
+    return li;
+  }));
+}
+
 function drawHistory(u) {
   const filter = $("filter").value.trim().toLowerCase();
   const items = [];
@@ -430,6 +442,7 @@ function draw(update) {
   drawBoard(update);
   drawSeat(update);
   drawDecision(update);
+  drawUnavailable(update);
   drawHistory(update);
   drawResult(update);
   $("table").hidden = false;
