@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import TOY
 
 pytest.importorskip("websockets", reason="websockets is not installed (the `serve` extra)")
-jsonpatch = pytest.importorskip("jsonpatch", reason="jsonpatch is not installed (the `serve` extra)")
+jsonpatch = pytest.importorskip("jsonpatch", reason="jsonpatch is not installed (the `test` extra)")
 
 from nemesis_rules.serve.patches import make_patch  # noqa: E402
 from nemesis_rules.serve.protocol import SERVER, check  # noqa: E402
