@@ -18,23 +18,35 @@ let lastTurnLog = null; // the log's length when this seat last chose (the "sinc
 const turnKey = `nemesis-last-turn:${params.get("table")}:${params.get("token") || "watch"}`;
 try { lastTurnLog = JSON.parse(sessionStorage.getItem(turnKey)); } catch (e) { lastTurnLog = null; }
 
-// What the page says for each error code of the server (docs/protocol.md, `error`).
-const ERRORS = {
-  bad_json: "The server could not read a message of this page.",
-  bad_message: "The server refused a message of this page",
-  protocol: "This page speaks another protocol version than the server: reload the page.",
-  bad_ruleset: "These modules do not make a game",
-  unknown_table: "There is no such table (it may have been idle too long and dropped).",
-  bad_token: "This seat's link is not valid for this table.",
-  not_joined: "Join a seat or watch a table first.",
-  not_your_decision: "It is not your decision.",
-  stale_decision: "The game moved on before your choice arrived: choose again.",
-  illegal_option: "That option is not offered.",
-  game_over: "The game is over.",
-  bad_option: "The rules have no such game option",
-  too_many_tables: "The server holds as many tables as it can: try again later.",
-  rate_limited: "Too many messages at once: wait a moment and try again.",
-};
+// The page's own words (the `page:` section of nemesis_rules/phrases/<lang>.yaml): those of the
+// language asked (?lang=) until it joins a table, then those of the table's language, sent with
+// each update. The page writes no word of its own: an element with `data-word="key"` shows the
+// word, `data-word-title` (placeholder, aria-label) sets the attribute.
+let WORDS = {};
+let status = ["connecting", {}];
+
+function say(key, values) {
+  const text = WORDS[key] === undefined ? "" : WORDS[key];
+  return text.replace(/\{(\w+)\}/g, (m, name) => (values && values[name] !== undefined ? String(values[name]) : m));
+}
+
+function useWords(words) {
+  if (!words || JSON.stringify(words) === JSON.stringify(WORDS)) return;
+  WORDS = words;
+  document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = say(n.dataset.word); });
+  for (const attr of ["title", "placeholder", "aria-label"]) {
+    document.querySelectorAll(`[data-word-${attr}]`).forEach((n) => n.setAttribute(attr, say(n.getAttribute(`data-word-${attr}`))));
+  }
+  setStatus(...status);
+}
+
+function setStatus(key, values) {
+  status = [key, values || {}];
+  $("status").textContent = say(key, values);
+}
+
+fetch(`words/${encodeURIComponent(params.get("lang") || "en")}.json`)
+  .then((r) => r.json()).then((words) => { if (!Object.keys(WORDS).length) useWords(words); }).catch(() => {});
 
 function send(message) {
   socket.send(JSON.stringify({ protocol: PROTOCOL, ...message }));
@@ -76,10 +88,12 @@ function colourOf(value) {
   return `hsl(${h} 55% 55%)`;
 }
 
+// The props the catalog names (the others are the rules' bookkeeping, left out as the terminal
+// does); a flag that is set reads as its name alone.
 function propsText(u, props) {
   return Object.entries(props)
-    .filter(([, v]) => v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length))
-    .map(([k, v]) => `${word(u, k)}: ${v === true ? "✓" : Array.isArray(v) ? v.map((x) => word(u, x)).join(", ") : word(u, v)}`)
+    .filter(([k, v]) => k in u.board.names && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => (v === true ? word(u, k) : `${word(u, k)}: ${Array.isArray(v) ? v.map((x) => word(u, x)).join(", ") : word(u, v)}`))
     .join(" · ");
 }
 
@@ -106,7 +120,7 @@ function clickRef(id) {
   document.querySelectorAll("#options button").forEach((b) => {
     b.classList.toggle("narrowed", found.some((o) => String(o.index) === b.dataset.index));
   });
-  $("hint").textContent = found.length ? `${found.length} options name ${word(u, id)}: pick one below.` : "";
+  $("hint").textContent = found.length ? say("narrowed", { n: found.length, what: word(u, id) }) : "";
 }
 
 function clickable(node, u, id) {
@@ -357,8 +371,9 @@ function drawSeat(u) {
 // ---- the decision, the turn, the history
 function drawDecision(u) {
   const d = u.decision, mine = myOptions(u).length > 0;
-  $("prompt").textContent = !d ? "" : mine ? d.prompt : `Waiting for ${word(u, players(u.view)[d.player] || "")}: ${d.prompt}`;
-  $("hint").textContent = mine && myOptions(u).some((o) => o.refs.length) ? "Click a highlighted place, card or figure, or an option below." : "";
+  const who = d ? word(u, players(u.view)[d.player] || "") : "";
+  $("prompt").textContent = !d ? "" : mine ? d.prompt : say("waiting_for", { who, prompt: d.prompt });
+  $("hint").textContent = mine && myOptions(u).some((o) => o.refs.length) ? say("click_hint") : "";
   $("options").replaceChildren(...myOptions(u).map((o) => {
     const button = el("button", o.label);
     button.dataset.index = o.index;
@@ -371,7 +386,7 @@ function drawDecision(u) {
   const turn = $("turn");
   turn.hidden = !d;
   turn.className = mine ? "mine" : "";
-  turn.textContent = !d ? "" : mine ? `Your turn — ${d.prompt}` : `${word(u, players(u.view)[d.player] || "")} is deciding`;
+  turn.textContent = !d ? "" : mine ? say("your_turn", { prompt: d.prompt }) : say("deciding", { who });
   document.body.classList.toggle("my-turn", mine);
 }
 
@@ -379,7 +394,7 @@ function drawHistory(u) {
   const filter = $("filter").value.trim().toLowerCase();
   const items = [];
   u.view.log.forEach((entry, i) => {
-    if (i === lastTurnLog && i < u.view.log.length) items.push(el("li", "— since your last turn —", "since"));
+    if (i === lastTurnLog && i < u.view.log.length) items.push(el("li", say("since_last_turn"), "since"));
     if (filter && !entry.text.toLowerCase().includes(filter)) return;
     const li = el("li", entry.text);
     if (lastTurnLog !== null && i >= lastTurnLog) li.classList.add("new");
@@ -437,7 +452,7 @@ function draw(update) {
 }
 
 function showError(m) {
-  const text = ERRORS[m.code] || "The server refused this";
+  const text = WORDS[`error_${m.code}`] || say("refused");
   $("error").hidden = false;
   $("error").textContent = text.endsWith(".") || text.endsWith(":") ? `${text} (${m.message})` : `${text}: ${m.message}`;
   $("error").dataset.code = m.code;
@@ -445,31 +460,33 @@ function showError(m) {
 
 function showLinks(created) {
   $("links").replaceChildren(...created.seats.map((s) => {
-    const li = el("li", `Seat ${s.seat + 1} (${s.kind}) `);
+    const li = el("li", `${say("seat_link", { n: s.seat + 1, kind: s.kind })} `);
     if (s.token) {
-      const a = el("a", "join");
-      a.href = `?table=${created.table}&token=${encodeURIComponent(s.token)}`;
+      const a = el("a", say("join"));
+      a.href = `?table=${created.table}&token=${encodeURIComponent(s.token)}${langParam}`;
       li.append(a);
     }
     return li;
   }));
-  const watch = el("a", "watch");
-  watch.href = `?table=${created.table}`;
-  $("links").append(el("li", "Spectators: "), watch);
+  const watch = el("a", say("watch"));
+  watch.href = `?table=${created.table}${langParam}`;
+  $("links").append(el("li", `${say("spectators")} `), watch);
 }
 
+let langParam = params.get("lang") ? `&lang=${encodeURIComponent(params.get("lang"))}` : "";
+
 socket.addEventListener("open", () => {
-  $("status").textContent = "connected";
+  setStatus("connected");
   if (params.get("table") && params.get("token")) send({ type: "join", table: params.get("table"), token: params.get("token"), patches: true });
   else if (params.get("table")) send({ type: "watch", table: params.get("table"), patches: true });
   else $("create").hidden = false;
 });
-socket.addEventListener("close", () => { $("status").textContent = "disconnected: reload the page to reconnect"; });
+socket.addEventListener("close", () => setStatus("disconnected"));
 socket.addEventListener("message", (event) => {
   const m = JSON.parse(event.data);
   if (m.type === "update") received(m);
   else if (m.type === "patch") patched(m);
-  else if (m.type === "joined") $("status").textContent = m.seat === null ? "watching" : `seat ${m.seat + 1}`;
+  else if (m.type === "joined") setStatus(m.seat === null ? "watching" : "seat", { n: m.seat + 1 });
   else if (m.type === "created") showLinks(m);
   else if (m.type === "error") showError(m);
 });
@@ -480,6 +497,7 @@ function received(update) {
   const { type, protocol, seq: number, ...document } = update;
   base = document;
   seq = number;
+  useWords(document.board.words);
   $("error").hidden = true;
   draw({ type, ...document });
 }
@@ -499,5 +517,7 @@ $("create-form").addEventListener("submit", (event) => {
   const form = new FormData(event.target);
   const list = (name) => form.get(name).split(",").map((s) => s.trim()).filter(Boolean);
   const options = Object.fromEntries(list("options").map((kv) => kv.split("=").map((s) => s.trim())));
-  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0, options });
+  const lang = form.get("lang").trim() || "en";
+  langParam = `&lang=${encodeURIComponent(lang)}`;
+  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0, options, lang });
 });
