@@ -67,6 +67,11 @@ def test_an_objective_reads_as_its_condition(lang: str, text: str) -> None:
     assert [f for f in objectives if result.lower() in f.lower()] == []
 
 
+def test_lockdown_reads_nemesis_cores_procedures_as_base_does() -> None:
+    rules = cached_rules(("lockdown",), "en")
+    assert _face(rules, "hacker_demolition") == "Demolition: Destroy a closed door of the room, or put a malfunction in it."
+
+
 def test_a_face_without_a_reading_falls_back_to_the_doc_comment_in_english() -> None:
     rules = cached_rules(("retaliation",), "en")
     assert _face(rules, "officer_search") == "Search: The holder searches their room: items drawn from its decks, one kept."

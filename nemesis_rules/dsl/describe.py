@@ -374,7 +374,7 @@ class Describer:
         holder = {p for p, a in zip(self.declaration(name).params, e.args, strict=False) if a == ast.Name(self.you)}
         values.update(dict.fromkeys(holder, self.say("holder")))  # a doc speaks of its subject in the third person
         first = self.declaration(name).doc.strip().split("\n")[0].rstrip(".")
-        return re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(0), first)
+        return re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(1).replace("_", " "), first)
 
     def arguments(self, e: ast.Call) -> str | None:
         named = [f"{k.name} = {self.arg(k.value)}" for k in e.kwargs]
