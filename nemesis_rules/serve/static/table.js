@@ -38,6 +38,7 @@ function useWords(words) {
     document.querySelectorAll(`[data-word-${attr}]`).forEach((n) => n.setAttribute(attr, say(n.getAttribute(`data-word-${attr}`))));
   }
   setStatus(...status);
+  if (lastError && !$("error").hidden) showError(lastError);
 }
 
 function setStatus(key, values) {
@@ -188,13 +189,15 @@ function drawBoard(u) {
       const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
       const out = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) + 12; // past the box
       const t = Math.min(0.45, out / len);
-      [[l.la, t], [l.lb, 1 - t]].forEach(([label, at]) => {
+      const ends = labelText(l.la) === labelText(l.lb) && t === 0.45 ? [[l.la, 0.5]] : [[l.la, t], [l.lb, 1 - t]]; // a short link with one number at both ends: once
+      ends.forEach(([label, at]) => {
         const text = labelText(label);
         if (text) g.append(svg("text", { x: x1 + (x2 - x1) * at, y: y1 + (y2 - y1) * at + 4, class: "number" }, text));
       });
     }
     linkLayer.append(g);
-    midpoints[l.id] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
+    midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
   });
   Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p)));
   Object.entries(view.zones).forEach(([key, zone]) => {
@@ -203,8 +206,8 @@ function drawBoard(u) {
     if (key.startsWith(`${layout.laid}@`)) return;
     const things = members(zone);
     if (!things.length) return;
-    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] + 2, PLACE_W - 12);
-    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60);
+    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] - 6, PLACE_W - 12);
+    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60, true);
   });
   drawTracks(u, board);
   drawPiles(u, board);
@@ -251,25 +254,57 @@ function drawPlace(u, id, [x, y]) {
   if (shown || !grid) {
     const number = view.entities[id] && view.entities[id].props.number;
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
-    g.append(svg("text", { x, y: y - PLACE_H / 2 + 22, "text-anchor": "middle", class: "place-name" }, name.slice(0, 22)));
+    drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
   if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
   g.append(svg("title", {}, title));
   return g;
 }
 
-// Figures as discs (their colour, their injuries), everything else as a small labelled chip.
-function drawThings(u, layer, things, x0, y0, width) {
+// A place's name in the box's width: on one line, else on two at a smaller size, squeezed only
+// when a word alone is still too wide; the whole name is the place's tooltip.
+const NAME_CHARS = 17; // what one line of a box holds at the name's size
+function nameLines(name) {
+  if (name.length <= NAME_CHARS) return [name];
+  const words = name.split(" ");
+  let best = [name];
+  for (let i = 1; i < words.length; i++) {
+    const split = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    if (best.length === 1 || Math.max(...split.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = split;
+  }
+  return best;
+}
+
+function drawName(g, name, x, top, width) {
+  const lines = nameLines(name), small = lines.length > 1;
+  lines.forEach((line, i) => {
+    const t = svg("text", { x, y: top + (small ? 13 : 16) + i * 12, "text-anchor": "middle",
+      class: small ? "place-name small" : "place-name" }, line);
+    if (line.length * (small ? 6.1 : 7.2) > width) {
+      t.setAttribute("textLength", width);
+      t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    g.append(t);
+  });
+}
+
+// Figures as discs (their colour, their injuries), everything else as a small labelled chip; on
+// a link (`small`) a thing that is no figure is a dot, its name in its tooltip, so that the
+// link's numbers stay readable.
+function drawThings(u, layer, things, x0, y0, width, small) {
   const layout = u.board.layout, fig = layout.figures || {}, view = u.view;
-  let x = x0, y = y0;
+  let x = small ? x0 + Math.max(0, (width - 16 * things.length) / 2) : x0, y = y0; // a link's dots centred on it
   things.forEach((t) => {
     const ent = typeof t === "string" ? view.entities[t] : null;
     const isFigure = ent && (fig.kinds || []).includes(ent.kind);
     const name = ent ? word(u, t) : "?";
-    const w = isFigure ? 22 : Math.min(width, 8 + 6.2 * Math.min(name.length, 12));
+    const dot = small && !isFigure;
+    const w = isFigure ? 22 : dot ? 12 : Math.min(width, 8 + 6.2 * Math.min(name.length, 14));
     if (x + w > x0 + width) { x = x0; y += 22; }
-    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : "chip" }), u, t) : svg("g", { class: "chip" });
-    if (isFigure) {
+    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : dot ? "chip dot" : "chip" }), u, t) : svg("g", { class: "chip" });
+    if (dot) {
+      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: colourOf(ent ? ent.component || ent.kind : name) }));
+    } else if (isFigure) {
       const c = colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component);
       g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: c }),
         svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, name.slice(0, 2)));
@@ -277,7 +312,8 @@ function drawThings(u, layer, things, x0, y0, width) {
       if (injuries) g.append(svg("text", { x: x + 18, y: y + 4, class: "injuries" }, `✕${injuries}`));
     } else {
       const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-      const text = (badge.length ? `${name}: ${word(u, badge[0])}` : name).slice(0, 14);
+      const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
+      const text = full.length > 15 ? `${full.slice(0, 14)}…` : full; // the whole of it in the tooltip
       g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, text));
     }
     g.append(svg("title", {}, ent ? `${name}${propsText(u, ent.props) ? ` — ${propsText(u, ent.props)}` : ""}` : name));
@@ -451,7 +487,10 @@ function draw(update) {
   document.body.dataset.decision = update.decision ? update.decision.id : "over"; // lets a test wait for the next update
 }
 
+let lastError = null; // shown again once the words arrive (an error can come first)
+
 function showError(m) {
+  lastError = m;
   const text = WORDS[`error_${m.code}`] || say("refused");
   $("error").hidden = false;
   $("error").textContent = text.endsWith(".") || text.endsWith(":") ? `${text} (${m.message})` : `${text}: ${m.message}`;
