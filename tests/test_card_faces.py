@@ -110,3 +110,10 @@ def test_a_reading_fills_the_parameters_and_the_holder_reads_as_you(tmp_path: Pa
 def test_a_bad_reading_is_reported(tmp_path: Path, readings: str, code: str, words: str) -> None:
     found = [d for d in check_paths([_gems(tmp_path, readings)])[0] if d.code == code]
     assert [d.message for d in found if words in d.message] != [], [d.message for d in found]
+
+
+def test_a_primitive_the_holder_does_reads_in_the_second_person() -> None:
+    rules = cached_rules(("base",), "en")
+    assert "You secretly look at card." in _face(rules, "scientist_risk_assessment")
+    faces = [_face(rules, cid) for cid in _cards(rules, ("action_card", "item_card"))]
+    assert [f for f in faces if re.search(r"\b[Yy]ou (chooses|secretly looks)\b", f)] == []

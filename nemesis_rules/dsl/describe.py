@@ -327,11 +327,18 @@ class Describer:
             case ast.Name(id=n) if n in REGISTRY and n not in self.bound and n not in self.declared:
                 values = self.bind(REGISTRY[n], e)
                 if values is not None:
-                    return fill(self.words.primitives[n], values, self.words.language["missing"])
+                    return fill(self.primitive_phrase(n, e), values, self.words.language["missing"])
             case ast.Name(id=n) if n in self.rules.readings and n not in self.bound:
                 if (text := self.reading(n, e)) is not None:
                     return text
         return self.say("call", name=self.arg(e.func), args=self.arguments(e))
+
+    def primitive_phrase(self, name: str, e: ast.Call) -> str:
+        """A primitive's phrase; `you_<name>` of the language when its first argument is the card's
+        holder ("you secretly look at", not "you secretly looks at")."""
+        holder = self.you is not None and e.args[:1] == (ast.Name(self.you),)
+        return self.words.language.get(f"you_{name}") if holder and f"you_{name}" in self.words.language \
+            else self.words.primitives[name]
 
     def declaration(self, name: str) -> ast.ProcDef | ast.FnDef | None:
         comp = self.rules.composition
