@@ -263,7 +263,7 @@ function drawPlace(u, id, [x, y]) {
 
 // A place's name in the box's width: on one line, else on two at a smaller size, squeezed only
 // when a word alone is still too wide; the whole name is the place's tooltip.
-const NAME_CHARS = 17; // what one line of a box holds at the name's size
+const NAME_CHARS = 17, SMALL_CHARS = 19; // what one line of a box holds at the name's size, at the smaller size
 function nameLines(name) {
   if (name.length <= NAME_CHARS) return [name];
   const words = name.split(" ");
@@ -272,7 +272,14 @@ function nameLines(name) {
     const split = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
     if (best.length === 1 || Math.max(...split.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = split;
   }
-  return best;
+  if (Math.max(...best.map((l) => l.length)) <= SMALL_CHARS + 5) return best; // squeezed a little at most
+  const lines = [""]; // a very long name: filled line by line, the rest on a third
+  words.forEach((w) => {
+    const last = lines.length - 1;
+    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS && lines.length < 3) lines.push(w);
+    else lines[last] = lines[last] ? `${lines[last]} ${w}` : w;
+  });
+  return lines;
 }
 
 function drawName(g, name, x, top, width) {
