@@ -74,7 +74,19 @@ def test_lockdown_reads_nemesis_cores_procedures_as_base_does() -> None:
 
 def test_a_face_without_a_reading_falls_back_to_the_doc_comment_in_english() -> None:
     rules = cached_rules(("retaliation",), "en")
-    assert _face(rules, "officer_search") == "Search: The holder searches their room: items drawn from its decks, one kept."
+    assert _face(rules, "recon_taking_aim") == \
+        "Taking Aim: Set Taking Aim reroll to 1. The holder chooses to shoot or burst, then fires. Set Taking Aim reroll to 0."
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "Search: Search the room: draw items of its decks, keep 1."),
+    ("pl", "Search: Przeszukaj pomieszczenie: dobierz przedmioty z jego talii, zatrzymaj 1."),
+])
+def test_retaliations_common_cards_read_from_its_readings(lang: str, text: str) -> None:
+    rules = cached_rules(("retaliation",), lang)
+    assert _face(rules, "officer_search") == text
+    faces = [_face(rules, cid) for cid in _cards(rules, ("action_card",))]
+    assert [f for f in faces if "(who" in f] == []
 
 
 def test_a_retaliation_card_shows_its_title_as_its_name_and_no_title_prop() -> None:
