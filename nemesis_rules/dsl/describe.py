@@ -361,10 +361,14 @@ class Describer:
         values = self.arguments_by_name(name, e)
         if name not in self.rules.readings or values is None:
             return None
-        holder = {p for p, a in zip(self.declaration(name).params, e.args, strict=False)
-                  if self.you is not None and a == ast.Name(self.you)}
+        holder = self.holder_params(name, e)
         settled = fill(self.rules.readings[name], {p: None if p in holder else v for p, v in values.items()}, None)
         return substitute(settled, values, self.words.language["missing"])
+
+    def holder_params(self, name: str, e: ast.Call) -> set[str]:
+        """The parameters of `name` the call fills with the card's holder."""
+        return {p for p, a in zip(self.declaration(name).params, e.args, strict=False)
+                if self.you is not None and a == ast.Name(self.you)}
 
     def documented(self, name: str) -> bool:
         """Whether a call of `name` as a statement reads as a sentence: from the catalog's
@@ -378,8 +382,7 @@ class Describer:
         values = self.arguments_by_name(name, e)
         if values is None:
             return self.say("call", name=self.name(name), args=self.arguments(e))
-        holder = {p for p, a in zip(self.declaration(name).params, e.args, strict=False) if a == ast.Name(self.you)}
-        values.update(dict.fromkeys(holder, self.say("holder")))  # a doc speaks of its subject in the third person
+        values.update(dict.fromkeys(self.holder_params(name, e), self.say("holder")))  # a doc speaks of its subject in the third person
         first = self.declaration(name).doc.strip().split("\n")[0].rstrip(".")
         return re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(1).replace("_", " "), first)
 
