@@ -65,6 +65,7 @@ class Ruleset:
     warnings: list[Diagnostic]
     names: dict[str, str]
     messages: dict[str, str]
+    readings: dict[str, str]  # how a call of a procedure or function reads in a card's text (catalog `readings:`)
     # message texts already written, by key and the repr of their arguments (a repr tells True from
     # 1, as `label` does): every view writes the whole log again. A change to `names` or
     # `messages` after texts were written is not seen by those texts.
@@ -181,11 +182,11 @@ def _load_unpaused(modules: list, lang: str, search: list[Path] | None, absolute
     if lang not in langs:
         raise RulesError(Diagnostic("E309", f"no `{lang}` translation for {', '.join(head['ids'])}",
                                     help=did_you_mean(lang, langs) or f"languages: {', '.join(sorted(langs))}"))
-    names, messages = _catalog(head["catalogs"], lang)
+    names, messages, readings = catalog_sections(head["catalogs"], lang)
     return Ruleset(
         modules=head["ids"], lang=lang, program=program, composition=comp, players=head["players"],
         options=dict(head["options"]), fingerprint=head["fingerprint"], warnings=list(head["warnings"]),
-        names=names, messages=messages,
+        names=names, messages=messages, readings=readings,
     )
 
 
@@ -204,12 +205,12 @@ def _checked(modules: list, search: list[Path] | None, absolute_requires: bool) 
     return comp
 
 
-def _catalog(catalogs: dict, lang: str) -> tuple[dict[str, str], dict[str, str]]:
+def catalog_sections(catalogs: dict, lang: str) -> tuple[dict[str, str], ...]:
+    """The catalog of `lang` over the English one: its names, messages and readings."""
     merged = {k: d.value for k, d in catalogs.get(BASE_LANG, {}).items()}
     merged.update({k: d.value for k, d in catalogs.get(lang, {}).items()})
-    names = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("names.")}
-    messages = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("messages.")}
-    return names, messages
+    return tuple({k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith(f"{section}.")}
+                 for section in ("names", "messages", "readings"))
 
 
 def _fingerprint(comp: Composition) -> str:

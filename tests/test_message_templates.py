@@ -69,3 +69,11 @@ def test_the_linter_accepts_only_the_choice_form(template, bad) -> None:
 
 def test_a_choice_field_counts_as_its_name_for_the_translations() -> None:
     assert _placeholders("{n} {n|1=gem|gems} in {room}") == {"n", "room"}
+
+
+def test_a_drawn_bag_token_takes_its_article_in_english() -> None:
+    """Retaliation's log read "A Adult token is drawn from the bag" (RT244)."""
+    from nemesis_rules.openspiel import cached_rules
+    rules = cached_rules(("retaliation",), "en")
+    assert rules.message("token_drawn", {"what": "adult"}) == "An Adult token is drawn from the bag"
+    assert rules.message("token_drawn", {"what": "queen"}) == "A Queen token is drawn from the bag"

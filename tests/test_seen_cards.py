@@ -66,7 +66,8 @@ def test_only_the_owner_sees_its_dealt_objectives_and_what_they_ask(rules):
     assert {view["entities"][c]["component"] for c in cards} == set(cards)
     text = screen_text(rules, view)
     for c in cards:
-        assert f"{rules.label(c)}: The result is" in text  # the name, then the card's condition
+        face = render.with_text(rules, view["entities"][c], rules.label(c))  # the name, then the card's condition
+        assert face.startswith(f"{rules.label(c)}: ") and face[:40] in " ".join(text.split())
     for seat in (1, 2, None):  # another seat, a spectator
         view = game.view(seat)
         assert view["zones"]["objectives@player1"] == {"size": 2}
@@ -80,7 +81,8 @@ def test_the_keep_decision_shows_each_cards_condition(rules):
     d = game.decision
     view = game.view(d.player)
     labels = [render.option_label(rules, view, o) for o in d.options]
-    assert len(labels) == 2 and all(": The result is" in label for label in labels), labels
+    faces = [render.with_text(rules, view["entities"][o.value], o.label) for o in d.options]
+    assert len(labels) == 2 and labels == faces and all(len(f) > len(o.label) + 5 for f, o in zip(faces, d.options, strict=True)), labels
     other = game.view((d.player + 1) % PLAYERS)
     assert "options" not in other["decision"]
     assert all(render.option_label(rules, other, o) == o.label for o in d.options)  # an unseen card: its name only

@@ -19,14 +19,15 @@ from rich.table import Table
 from rich.text import Text
 
 from nemesis_rules import coverage
-from nemesis_rules.api import Ruleset
+from nemesis_rules.api import Ruleset, catalog_sections
 from nemesis_rules.cli import common
-from nemesis_rules.cli.render import effect_unknown, words
+from nemesis_rules.cli.render import effect_unknown, face_holder, words
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.describe import (
     as_lines,
     describe_decl,
     describe_expression,
+    describe_face,
     describe_script,
     summary,
 )
@@ -66,13 +67,10 @@ def browse(modules: list[str] | None, lang: str) -> Ruleset:
 
 
 def _browsing(comp: Composition, lang: str) -> Ruleset:
-    merged = {k: d.value for k, d in comp.catalogs.get(BASE_LANG, {}).items()}
-    merged.update({k: d.value for k, d in comp.catalogs.get(lang, {}).items()})
-    names = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("names.")}
-    messages = {k.split(".", 1)[1]: v for k, v in merged.items() if k.startswith("messages.")}
+    names, messages, readings = catalog_sections(comp.catalogs, lang)
     return Ruleset(modules=comp.ids, lang=lang, program=SimpleNamespace(player_ids=()),  # type: ignore[arg-type]
                    composition=comp, players=comp.players, options=dict(comp.options), fingerprint="",
-                   warnings=[], names=names, messages=messages)
+                   warnings=[], names=names, messages=messages, readings=readings)
 
 
 # ---- cards ----
@@ -158,7 +156,8 @@ def effect_summary(rules: Ruleset, c: Component) -> str:
     if effect_unknown(rules, c.spec.id):
         return words(rules, "effect_unknown")
     scripts = script_procs(rules, c)
-    texts = [summary(describe_script(rules, proc, c.spec.kind), width=SUMMARY_WIDTH) for proc in scripts.values()]
+    texts = [summary(describe_face(rules, proc, c.spec.kind, face_holder(rules, c.spec.kind, field)),
+                     width=SUMMARY_WIDTH) for field, proc in scripts.items()]
     if len(texts) > 1 or (scripts and next(iter(scripts)) != "effect"):
         texts = [f"{rules.label(field)}: {text}" for field, text in zip(scripts, texts, strict=True)]
     return "; ".join(texts)

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nemesis_rules.api import Decision, Option, Ruleset
-from nemesis_rules.dsl.describe import describe_expression, describe_script, phrases, summary
+from nemesis_rules.dsl.describe import describe_face, phrases, summary
 from nemesis_rules.engine.view import SeenFunctions
 
 LOG_TAIL = 8
@@ -216,7 +216,12 @@ def entity_label(rules: Ruleset, view: dict[str, Any], entry: str | dict[str, An
     props = {k: v for k, v in ent.get("props", {}).items() if v not in (None, False, 0, ()) and k in rules.names}
     if not detail or not props:
         return label
-    return f"{label} [{', '.join(f'{rules.label(k)} {value_label(rules, v)}' for k, v in props.items())}]"
+    return f"{label} [{', '.join(prop_label(rules, k, v) for k, v in props.items())}]"
+
+
+def prop_label(rules: Ruleset, key: str, value: Any) -> str:
+    """A shown prop: its label and value, a flag that is set by its label alone (`Not In Combat`)."""
+    return rules.label(key) if value is True else f"{rules.label(key)} {value_label(rules, value)}"
 
 
 def with_text(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
@@ -239,13 +244,19 @@ def _read_face(rules: Ruleset, ent: dict[str, Any], label: str) -> str:
         return f"{label}: {words(rules, 'effect_unknown')}"
     name = f"{ent.get('component')}.{field}"
     composition = rules.composition
-    if name in composition.procs:
-        reading = describe_script(rules, composition.procs[name].value, ent["kind"])
-    elif name in composition.fns:
-        reading = describe_expression(rules, composition.fns[name].value, ent["kind"])
-    else:
+    script = composition.procs.get(name) or composition.fns.get(name)
+    if script is None:
         return label
+    reading = describe_face(rules, script.value, ent["kind"], face_holder(rules, ent["kind"], field))
     return f"{label}: {summary(reading, width=TEXT_WIDTH)}"
+
+
+def face_holder(rules: Ruleset, kind: str, field: str) -> str | None:
+    """The parameter of a kind's script field that names who holds the card (its first): its
+    face reads it as "you"."""
+    spec = rules.composition.kinds.get(kind)
+    params = (spec.value.scripts.get(field) or spec.value.functions.get(field)) if spec is not None else None
+    return params[0] if params else None
 
 
 TEXT_WIDTH = 160  # a card's text on the screen (cut at a word beyond it)

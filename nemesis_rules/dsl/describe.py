@@ -39,6 +39,7 @@ class Phrases:
     attributes: dict[str, str]  # e.id, e.kind, ...
     primitives: dict[str, str]
     screen: dict[str, str]  # the words of `nemesis play` around the module's labels
+    page: dict[str, str]  # the words of the web table (nemesis_rules/serve/static)
 
 
 def _read(lang: str) -> dict[str, Any]:
@@ -52,11 +53,13 @@ def phrases(lang: str) -> Phrases:
     table = _read(lang) or _read(BASE_LANG)
     english = {name: prim.phrase for name, prim in REGISTRY.items()}
     screen = {**_read(BASE_LANG)["screen"], **table.get("screen", {})}
-    return Phrases(table["language"], table["attributes"], table.get("primitives", english), screen)
+    page = {**_read(BASE_LANG)["page"], **table.get("page", {})}
+    return Phrases(table["language"], table["attributes"], table.get("primitives", english), screen, page)
 
 
-def fill(template: str, values: Mapping[str, str | None], missing: str) -> str:
-    """The template with its `[optional]` parts settled and its placeholders filled."""
+def fill(template: str, values: Mapping[str, str | None], missing: str | None) -> str:
+    """The template with its `[optional]` parts settled and its placeholders filled (one without
+    a value reads `missing`, or stays as written when that is None)."""
 
     def settle(m: re.Match) -> str:
         kept, otherwise = m.group(1), m.group(2) or ""
@@ -79,6 +82,18 @@ def substitute(template: str, values: Mapping[str, str | None], missing: str | N
 def describe_script(rules: Ruleset, proc: ast.ProcDef, kind: str | None = None) -> list[Line]:
     """A component's script field (`<component>.<field>`): its body; `this` reads as one of `kind`."""
     reader = Describer(rules, bound_names(proc), None if kind is None else rules.label(kind))
+    return reader.block(proc.body, 0)
+
+
+def describe_face(rules: Ruleset, proc: ast.ProcDef | ast.FnDef, kind: str, holder: str | None) -> list[Line]:
+    """What a card's face reads to its holder: its text field with the parameter `holder` read as
+    "you"; a script that only gives a value (a condition, as an objective's) reads as that value."""
+    reader = Describer(rules, bound_names(proc), rules.label(kind), you=holder)
+    if isinstance(proc, ast.FnDef):
+        return [reader.line(0, reader.expr(proc.expr))]
+    match proc.body:
+        case (ast.Return(value=value),) if value is not None:
+            return [reader.line(0, reader.expr(value))]
     return reader.block(proc.body, 0)
 
 
@@ -139,8 +154,10 @@ def _literal(e: ast.Expr) -> Any:
 class Describer:
     """Reads nodes of one declaration; `bound` are its variables, `this_kind` the label of `this`."""
 
-    def __init__(self, rules: Ruleset, bound: Iterable[str] = (), this_kind: str | None = None) -> None:
+    def __init__(self, rules: Ruleset, bound: Iterable[str] = (), this_kind: str | None = None,
+                 you: str | None = None) -> None:
         self.rules = rules
+        self.you = you  # the variable that reads as "you" (a card's holder, on its face)
         self.words = phrases(rules.lang)
         self.bound = frozenset(bound)
         self.this_kind = this_kind
@@ -187,11 +204,12 @@ class Describer:
             case ast.Let(name=n, value=v) | ast.Assign(target=ast.Name(id=n), value=v) if self.is_choice(v):
                 values = self.bind(REGISTRY["choose"], v)
                 if values is not None:  # "who chooses target from ...", as an action's parameter reads
-                    return fill(self.words.language["let_choose"], {**values, "name": n},
-                                self.words.language["missing"])
-                return self.say("let", name=n, value=self.expr(v))
+                    you = v.args[:1] == (ast.Name(self.you),) and self.you is not None
+                    return fill(self.words.language["let_choose_you" if you else "let_choose"],
+                                {**values, "name": self.name(n)}, self.words.language["missing"])
+                return self.say("let", name=self.name(n), value=self.expr(v))
             case ast.Let(name=n, value=v):
-                return self.say("let", name=n, value=self.expr(v))
+                return self.say("let", name=self.name(n), value=self.expr(v))
             case ast.Assign(target=t, value=v):
                 return self.say("set", target=self.expr(t), value=self.expr(v))
             case ast.AugAssign(target=t, op=op, value=v):
@@ -208,6 +226,8 @@ class Describer:
                 return self.say("continue")
             case ast.Emit(event=ev, args=args):
                 return self.say("emit", event=self.rules.label(ev), args=self.listing(args))
+            case ast.ExprStmt(expr=ast.Call(func=ast.Name(id=n)) as e) if self.documented(n):
+                return self.reading(n, e) or self.doc_reading(n, e)
             case ast.ExprStmt(expr=e):
                 return self.expr(e)
         raise TypeError(f"not a statement node: {s!r}")
@@ -278,8 +298,10 @@ class Describer:
         return ", ".join(self.arg(i) for i in items) or None
 
     def name(self, name: str) -> str:
-        if name in self.bound:
-            return name
+        if name == self.you:
+            return self.say("you")
+        if name in self.bound:  # on a card's face a variable reads as words (`first room`), never as an id
+            return name if self.you is None else name.replace("_", " ")
         if name == "this":
             return self.say("this", kind=self.this_kind)
         return self.rules.label(name)
@@ -305,8 +327,64 @@ class Describer:
             case ast.Name(id=n) if n in REGISTRY and n not in self.bound and n not in self.declared:
                 values = self.bind(REGISTRY[n], e)
                 if values is not None:
-                    return fill(self.words.primitives[n], values, self.words.language["missing"])
+                    return fill(self.primitive_phrase(n, e), values, self.words.language["missing"])
+            case ast.Name(id=n) if n in self.rules.readings and n not in self.bound:
+                if (text := self.reading(n, e)) is not None:
+                    return text
         return self.say("call", name=self.arg(e.func), args=self.arguments(e))
+
+    def primitive_phrase(self, name: str, e: ast.Call) -> str:
+        """A primitive's phrase; `you_<name>` of the language when its first argument is the card's
+        holder ("you secretly look at", not "you secretly looks at")."""
+        holder = self.you is not None and e.args[:1] == (ast.Name(self.you),)
+        return self.words.language.get(f"you_{name}") if holder and f"you_{name}" in self.words.language \
+            else self.words.primitives[name]
+
+    def declaration(self, name: str) -> ast.ProcDef | ast.FnDef | None:
+        comp = self.rules.composition
+        found = comp.procs.get(name) or comp.fns.get(name)
+        return None if found is None else found.value
+
+    def arguments_by_name(self, name: str, e: ast.Call) -> dict[str, str | None] | None:
+        """The reading of each argument by the declared parameter it fills (None: they do not fit);
+        a literal flag reads "" when `true` and is absent when `false`, as a primitive's does."""
+        d = self.declaration(name)
+        if d is None or len(e.args) > len(d.params) or e.kwargs:
+            return None
+        return {p: ("" if a.value else None) if isinstance(a, ast.Bool) else self.arg(a)
+                for p, a in zip(d.params, e.args, strict=False)}
+
+    def reading(self, name: str, e: ast.Call) -> str | None:
+        """A call of a declared procedure or function as the catalog's `readings:` words it. An
+        argument that is the card's holder counts as absent in `[...|...]` parts (so a reading
+        says `[{who} searches|search]`) and reads "you" elsewhere."""
+        values = self.arguments_by_name(name, e)
+        if name not in self.rules.readings or values is None:
+            return None
+        holder = self.holder_params(name, e)
+        settled = fill(self.rules.readings[name], {p: None if p in holder else v for p, v in values.items()}, None)
+        return substitute(settled, values, self.words.language["missing"])
+
+    def holder_params(self, name: str, e: ast.Call) -> set[str]:
+        """The parameters of `name` the call fills with the card's holder."""
+        return {p for p, a in zip(self.declaration(name).params, e.args, strict=False)
+                if self.you is not None and a == ast.Name(self.you)}
+
+    def documented(self, name: str) -> bool:
+        """Whether a call of `name` as a statement reads as a sentence: from the catalog's
+        `readings:`, or in English from its `##` doc comment."""
+        if name in self.bound or self.declaration(name) is None:
+            return False
+        return name in self.rules.readings or (self.rules.lang == BASE_LANG and bool(self.declaration(name).doc))
+
+    def doc_reading(self, name: str, e: ast.Call) -> str:
+        """The first sentence of the `##` doc comment, its `parameter`s filled with the arguments."""
+        values = self.arguments_by_name(name, e)
+        if values is None:
+            return self.say("call", name=self.name(name), args=self.arguments(e))
+        values.update(dict.fromkeys(self.holder_params(name, e), self.say("holder")))  # a doc speaks of its subject in the third person
+        first = self.declaration(name).doc.strip().split("\n")[0].rstrip(".")
+        return re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(1).replace("_", " "), first)
 
     def arguments(self, e: ast.Call) -> str | None:
         named = [f"{k.name} = {self.arg(k.value)}" for k in e.kwargs]

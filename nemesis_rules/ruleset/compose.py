@@ -535,7 +535,8 @@ def _add_catalogs(comp: Composition, src: ModuleSource) -> None:
 
 
 def _add_catalog(table: dict, file: str, catalog: Catalog, raw: Any, mod: str, comp: Composition) -> None:
-    for section, entries in (("names", catalog.names), ("messages", catalog.messages)):
+    for section, entries in (("names", catalog.names), ("messages", catalog.messages),
+                             ("readings", catalog.readings)):
         for key, text in entries.items():
             full = f"{section}.{key}"
             span = yaml_span(raw, (section, key), file, key=True)

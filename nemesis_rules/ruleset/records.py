@@ -187,6 +187,9 @@ class ComponentFile:
 class Catalog:
     names: dict[str, str] = attrs.Factory(dict)
     messages: dict[str, str] = attrs.Factory(dict)
+    # how a call of the module's procedure or function reads in a card's text: name -> a template
+    # with its parameters as `{placeholders}` (nemesis_rules/dsl/describe.py)
+    readings: dict[str, str] = attrs.Factory(dict)
 
 
 @attrs.frozen

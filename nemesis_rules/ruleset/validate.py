@@ -13,7 +13,7 @@ from nemesis_rules.dsl.proptypes import BASE_TYPES, Names, PropType, parse_type,
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.compile import STEP_EVENTS, lays_links, why_keys
 from nemesis_rules.ruleset import template
-from nemesis_rules.ruleset.compose import Composition, script_procs
+from nemesis_rules.ruleset.compose import Composition, Declared, script_procs
 from nemesis_rules.ruleset.layout import check_layouts
 from nemesis_rules.ruleset.records import VISIBILITIES
 
@@ -775,6 +775,19 @@ def _shipped_languages(comp: Composition) -> list[str]:
     return [lang for lang in dict.fromkeys((*declared, *src.catalogs)) if lang != BASE_LANG and lang in src.catalogs]
 
 
+def _check_reading(comp: Composition, name: str, d: Declared) -> None:
+    """A `readings:` entry names a procedure or function and fills only its parameters."""
+    declared = comp.procs.get(name) or comp.fns.get(name)
+    if declared is None:
+        comp.diagnostics.append(Diagnostic("W601", f"reading `{name}` names no procedure or function", d.span,
+                                           help="remove it or fix its spelling", severity=WARNING))
+        return
+    if unknown := _placeholders(d.value) - set(declared.value.params):
+        comp.diagnostics.append(Diagnostic(
+            "E602", f"reading `{name}` fills {sorted(unknown)}, not parameters of `{name}`", d.span,
+            help=f"its parameters: {', '.join(declared.value.params) or 'none'}"))
+
+
 def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | None) -> None:
     headings = {n for p in comp.screen.panels for n in (p.title, *p.columns) if n}  # screen panels' words
     data_words = {v for c in comp.components.values() for v in (c.spec.props or {}).values()
@@ -786,6 +799,8 @@ def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | Non
         if section == "messages" and name not in env.used_messages:
             comp.diagnostics.append(Diagnostic("W601", f"message `{name}` is never used", d.span,
                                                help="remove it, or use it in log() or a prompt", severity=WARNING))
+        if section == "readings":
+            _check_reading(comp, name, d)
         if section == "names" and not any(name in known for known in (
                 env.values, env.callables, env.counters, env.props, env.scripts, env.events, headings, data_words,
                 ENGINE_LABELS)):

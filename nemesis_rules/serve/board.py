@@ -10,27 +10,31 @@ from typing import Any
 
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import render
+from nemesis_rules.dsl.describe import phrases
 from nemesis_rules.ruleset.layout import layout_for, link_ends
 
 
 def board_data(rules: Ruleset, seen: dict[str, Any]) -> dict[str, Any]:
     """The layout that fits the game's options (None: the modules declare none), the ends of its
-    printed links, every seen entity's name, and the text of the seat's own entities."""
+    printed links, every seen entity's name, the text of the seat's own entities, and the page's
+    own words in the table's language."""
     comp = rules.composition
     layout = layout_for(comp, seen["options"])
     names = _words(rules, seen)
     names.update((eid, rules.label(ent["component"] or eid)) for eid, ent in seen["entities"].items())
     return {"layout": layout, "ends": link_ends(comp, layout) if layout else {},
-            "names": names, "texts": _texts(rules, seen, names)}
+            "names": names, "texts": _texts(rules, seen, names), "words": phrases(rules.lang).page}
 
 
 def _words(rules: Ruleset, seen: dict[str, Any]) -> dict[str, str]:
-    """The label of every prop name, text prop value, zone and counter of the view (a page shows
-    them as they read in the table's language)."""
+    """The label of every named prop, text prop value, zone and counter of the view (a page shows
+    them as they read in the table's language). A prop the catalog does not name is the rules'
+    bookkeeping: it has no label, and a page leaves it out, as the terminal does (render.entity_label)."""
     words = {z.partition("@")[0] for z in seen["zones"]} | set(seen["counters"])
     for ent in seen["entities"].values():
         for key, value in ent["props"].items():
-            words.add(key)
+            if key in rules.names:
+                words.add(key)
             if isinstance(value, str):
                 words.add(value)
     return {w: rules.label(w) for w in words}

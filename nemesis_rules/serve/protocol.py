@@ -106,8 +106,10 @@ _BOARD = {
                                                   "every prop, text prop value, zone and counter of the view"},
         "texts": {"type": "object", "description": "what the face of each seen entity in a player's zone and of "
                                                    "each entity the seat's options name reads: id -> text"},
+        "words": {"type": "object", "description": "the page's own words in the table's language "
+                                                   "(nemesis_rules/phrases, `page:`): key -> text"},
     },
-    "required": ["layout", "ends", "names", "texts"],
+    "required": ["layout", "ends", "names", "texts", "words"],
 }
 
 SERVER = {

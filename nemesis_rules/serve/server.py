@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import mimetypes
+import re
 import time
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -27,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from nemesis_rules.cli import render
+from nemesis_rules.dsl.describe import phrases
 from nemesis_rules.dsl.diagnostics import IllegalMoveError, RulesError
 from nemesis_rules.serve import board
 from nemesis_rules.serve.patches import make_patch
@@ -37,6 +39,7 @@ from nemesis_rules.version import __version__
 
 STATIC = Path(__file__).parent / "static"
 WS_PATH = "/ws"
+WORDS_PATH = re.compile(r"/words/([a-z]{2,3})\.json")
 MAX_MESSAGE = 64 * 1024
 RATE = 20.0  # messages a second one connection may send, on average ...
 BURST = 40  # ... and at once
@@ -197,15 +200,19 @@ class Server:
         path = request.path.split("?", 1)[0]
         if path == WS_PATH:
             return None
+        if words := WORDS_PATH.fullmatch(path):  # the page's own words, before it joins a table
+            return _respond(json.dumps(phrases(words[1]).page, ensure_ascii=False).encode(), "application/json")
         name = "index.html" if path == "/" else path.lstrip("/")
         file = STATIC / name
         if "/" in name or not file.is_file():
             return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
-        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        body = file.read_bytes()
-        headers = Headers([("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body))),
-                           ("Cache-Control", "no-store")])
-        return Response(200, "OK", headers, body)
+        return _respond(file.read_bytes(), mimetypes.guess_type(name)[0] or "application/octet-stream")
+
+
+def _respond(body: bytes, kind: str) -> Response:
+    headers = Headers([("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body))),
+                       ("Cache-Control", "no-store")])
+    return Response(200, "OK", headers, body)
 
 
 def update(table: Table, seat: int | None) -> dict[str, Any]:

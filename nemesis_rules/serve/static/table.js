@@ -18,23 +18,36 @@ let lastTurnLog = null; // the log's length when this seat last chose (the "sinc
 const turnKey = `nemesis-last-turn:${params.get("table")}:${params.get("token") || "watch"}`;
 try { lastTurnLog = JSON.parse(sessionStorage.getItem(turnKey)); } catch (e) { lastTurnLog = null; }
 
-// What the page says for each error code of the server (docs/protocol.md, `error`).
-const ERRORS = {
-  bad_json: "The server could not read a message of this page.",
-  bad_message: "The server refused a message of this page",
-  protocol: "This page speaks another protocol version than the server: reload the page.",
-  bad_ruleset: "These modules do not make a game",
-  unknown_table: "There is no such table (it may have been idle too long and dropped).",
-  bad_token: "This seat's link is not valid for this table.",
-  not_joined: "Join a seat or watch a table first.",
-  not_your_decision: "It is not your decision.",
-  stale_decision: "The game moved on before your choice arrived: choose again.",
-  illegal_option: "That option is not offered.",
-  game_over: "The game is over.",
-  bad_option: "The rules have no such game option",
-  too_many_tables: "The server holds as many tables as it can: try again later.",
-  rate_limited: "Too many messages at once: wait a moment and try again.",
-};
+// The page's own words (the `page:` section of nemesis_rules/phrases/<lang>.yaml): those of the
+// language asked (?lang=) until it joins a table, then those of the table's language, sent with
+// each update. The page writes no word of its own: an element with `data-word="key"` shows the
+// word, `data-word-title` (placeholder, aria-label) sets the attribute.
+let WORDS = {};
+let status = ["connecting", {}];
+
+function say(key, values) {
+  const text = WORDS[key] === undefined ? "" : WORDS[key];
+  return text.replace(/\{(\w+)\}/g, (m, name) => (values && values[name] !== undefined ? String(values[name]) : m));
+}
+
+function useWords(words) {
+  if (!words || JSON.stringify(words) === JSON.stringify(WORDS)) return;
+  WORDS = words;
+  document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = say(n.dataset.word); });
+  for (const attr of ["title", "placeholder", "aria-label"]) {
+    document.querySelectorAll(`[data-word-${attr}]`).forEach((n) => n.setAttribute(attr, say(n.getAttribute(`data-word-${attr}`))));
+  }
+  setStatus(...status);
+  if (lastError && !$("error").hidden) showError(lastError);
+}
+
+function setStatus(key, values) {
+  status = [key, values || {}];
+  $("status").textContent = say(key, values);
+}
+
+fetch(`words/${encodeURIComponent(params.get("lang") || "en")}.json`)
+  .then((r) => r.json()).then((words) => { if (!Object.keys(WORDS).length) useWords(words); }).catch(() => {});
 
 function send(message) {
   socket.send(JSON.stringify({ protocol: PROTOCOL, ...message }));
@@ -76,10 +89,12 @@ function colourOf(value) {
   return `hsl(${h} 55% 55%)`;
 }
 
+// The props the catalog names (the others are the rules' bookkeeping, left out as the terminal
+// does); a flag that is set reads as its name alone.
 function propsText(u, props) {
   return Object.entries(props)
-    .filter(([, v]) => v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length))
-    .map(([k, v]) => `${word(u, k)}: ${v === true ? "✓" : Array.isArray(v) ? v.map((x) => word(u, x)).join(", ") : word(u, v)}`)
+    .filter(([k, v]) => k in u.board.names && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length))
+    .map(([k, v]) => (v === true ? word(u, k) : `${word(u, k)}: ${Array.isArray(v) ? v.map((x) => word(u, x)).join(", ") : word(u, v)}`))
     .join(" · ");
 }
 
@@ -106,7 +121,7 @@ function clickRef(id) {
   document.querySelectorAll("#options button").forEach((b) => {
     b.classList.toggle("narrowed", found.some((o) => String(o.index) === b.dataset.index));
   });
-  $("hint").textContent = found.length ? `${found.length} options name ${word(u, id)}: pick one below.` : "";
+  $("hint").textContent = found.length ? say("narrowed", { n: found.length, what: word(u, id) }) : "";
 }
 
 function clickable(node, u, id) {
@@ -174,13 +189,15 @@ function drawBoard(u) {
       const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
       const out = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) + 12; // past the box
       const t = Math.min(0.45, out / len);
-      [[l.la, t], [l.lb, 1 - t]].forEach(([label, at]) => {
+      const ends = labelText(l.la) === labelText(l.lb) && t === 0.45 ? [[l.la, 0.5]] : [[l.la, t], [l.lb, 1 - t]]; // a short link with one number at both ends: once
+      ends.forEach(([label, at]) => {
         const text = labelText(label);
         if (text) g.append(svg("text", { x: x1 + (x2 - x1) * at, y: y1 + (y2 - y1) * at + 4, class: "number" }, text));
       });
     }
     linkLayer.append(g);
-    midpoints[l.id] = [(x1 + x2) / 2, (y1 + y2) / 2];
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
+    midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
   });
   Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p)));
   Object.entries(view.zones).forEach(([key, zone]) => {
@@ -189,8 +206,8 @@ function drawBoard(u) {
     if (key.startsWith(`${layout.laid}@`)) return;
     const things = members(zone);
     if (!things.length) return;
-    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] + 2, PLACE_W - 12);
-    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60);
+    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] - 6, PLACE_W - 12);
+    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60, true);
   });
   drawTracks(u, board);
   drawPiles(u, board);
@@ -237,25 +254,64 @@ function drawPlace(u, id, [x, y]) {
   if (shown || !grid) {
     const number = view.entities[id] && view.entities[id].props.number;
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
-    g.append(svg("text", { x, y: y - PLACE_H / 2 + 22, "text-anchor": "middle", class: "place-name" }, name.slice(0, 22)));
+    drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
   if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
   g.append(svg("title", {}, title));
   return g;
 }
 
-// Figures as discs (their colour, their injuries), everything else as a small labelled chip.
-function drawThings(u, layer, things, x0, y0, width) {
+// A place's name in the box's width: on one line, else on two at a smaller size, squeezed only
+// when a word alone is still too wide; the whole name is the place's tooltip.
+const NAME_CHARS = 17, SMALL_CHARS = 19; // what one line of a box holds at the name's size, at the smaller size
+function nameLines(name) {
+  if (name.length <= NAME_CHARS) return [name];
+  const words = name.split(" ");
+  let best = [name];
+  for (let i = 1; i < words.length; i++) {
+    const split = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    if (best.length === 1 || Math.max(...split.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = split;
+  }
+  if (Math.max(...best.map((l) => l.length)) <= SMALL_CHARS + 5) return best; // squeezed a little at most
+  const lines = [""]; // a very long name: filled line by line, the rest on a third
+  words.forEach((w) => {
+    const last = lines.length - 1;
+    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS && lines.length < 3) lines.push(w);
+    else lines[last] = lines[last] ? `${lines[last]} ${w}` : w;
+  });
+  return lines;
+}
+
+function drawName(g, name, x, top, width) {
+  const lines = nameLines(name), small = lines.length > 1;
+  lines.forEach((line, i) => {
+    const t = svg("text", { x, y: top + (small ? 13 : 16) + i * 12, "text-anchor": "middle",
+      class: small ? "place-name small" : "place-name" }, line);
+    if (line.length * (small ? 6.1 : 7.2) > width) {
+      t.setAttribute("textLength", width);
+      t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    g.append(t);
+  });
+}
+
+// Figures as discs (their colour, their injuries), everything else as a small labelled chip; on
+// a link (`small`) a thing that is no figure is a dot, its name in its tooltip, so that the
+// link's numbers stay readable.
+function drawThings(u, layer, things, x0, y0, width, small) {
   const layout = u.board.layout, fig = layout.figures || {}, view = u.view;
-  let x = x0, y = y0;
+  let x = small ? x0 + Math.max(0, (width - 16 * things.length) / 2) : x0, y = y0; // a link's dots centred on it
   things.forEach((t) => {
     const ent = typeof t === "string" ? view.entities[t] : null;
     const isFigure = ent && (fig.kinds || []).includes(ent.kind);
     const name = ent ? word(u, t) : "?";
-    const w = isFigure ? 22 : Math.min(width, 8 + 6.2 * Math.min(name.length, 12));
+    const dot = small && !isFigure;
+    const w = isFigure ? 22 : dot ? 12 : Math.min(width, 8 + 6.2 * Math.min(name.length, 14));
     if (x + w > x0 + width) { x = x0; y += 22; }
-    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : "chip" }), u, t) : svg("g", { class: "chip" });
-    if (isFigure) {
+    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : dot ? "chip dot" : "chip" }), u, t) : svg("g", { class: "chip" });
+    if (dot) {
+      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: colourOf(ent ? ent.component || ent.kind : name) }));
+    } else if (isFigure) {
       const c = colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component);
       g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: c }),
         svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, name.slice(0, 2)));
@@ -263,7 +319,8 @@ function drawThings(u, layer, things, x0, y0, width) {
       if (injuries) g.append(svg("text", { x: x + 18, y: y + 4, class: "injuries" }, `✕${injuries}`));
     } else {
       const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-      const text = (badge.length ? `${name}: ${word(u, badge[0])}` : name).slice(0, 14);
+      const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
+      const text = full.length > 15 ? `${full.slice(0, 14)}…` : full; // the whole of it in the tooltip
       g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, text));
     }
     g.append(svg("title", {}, ent ? `${name}${propsText(u, ent.props) ? ` — ${propsText(u, ent.props)}` : ""}` : name));
@@ -357,8 +414,9 @@ function drawSeat(u) {
 // ---- the decision, the turn, the history
 function drawDecision(u) {
   const d = u.decision, mine = myOptions(u).length > 0;
-  $("prompt").textContent = !d ? "" : mine ? d.prompt : `Waiting for ${word(u, players(u.view)[d.player] || "")}: ${d.prompt}`;
-  $("hint").textContent = mine && myOptions(u).some((o) => o.refs.length) ? "Click a highlighted place, card or figure, or an option below." : "";
+  const who = d ? word(u, players(u.view)[d.player] || "") : "";
+  $("prompt").textContent = !d ? "" : mine ? d.prompt : say("waiting_for", { who, prompt: d.prompt });
+  $("hint").textContent = mine && myOptions(u).some((o) => o.refs.length) ? say("click_hint") : "";
   $("options").replaceChildren(...myOptions(u).map((o) => {
     const button = el("button", o.label);
     button.dataset.index = o.index;
@@ -371,7 +429,7 @@ function drawDecision(u) {
   const turn = $("turn");
   turn.hidden = !d;
   turn.className = mine ? "mine" : "";
-  turn.textContent = !d ? "" : mine ? `Your turn — ${d.prompt}` : `${word(u, players(u.view)[d.player] || "")} is deciding`;
+  turn.textContent = !d ? "" : mine ? say("your_turn", { prompt: d.prompt }) : say("deciding", { who });
   document.body.classList.toggle("my-turn", mine);
 }
 
@@ -391,7 +449,7 @@ function drawHistory(u) {
   const filter = $("filter").value.trim().toLowerCase();
   const items = [];
   u.view.log.forEach((entry, i) => {
-    if (i === lastTurnLog && i < u.view.log.length) items.push(el("li", "— since your last turn —", "since"));
+    if (i === lastTurnLog && i < u.view.log.length) items.push(el("li", say("since_last_turn"), "since"));
     if (filter && !entry.text.toLowerCase().includes(filter)) return;
     const li = el("li", entry.text);
     if (lastTurnLog !== null && i >= lastTurnLog) li.classList.add("new");
@@ -449,8 +507,11 @@ function draw(update) {
   document.body.dataset.decision = update.decision ? update.decision.id : "over"; // lets a test wait for the next update
 }
 
+let lastError = null; // shown again once the words arrive (an error can come first)
+
 function showError(m) {
-  const text = ERRORS[m.code] || "The server refused this";
+  lastError = m;
+  const text = WORDS[`error_${m.code}`] || say("refused");
   $("error").hidden = false;
   $("error").textContent = text.endsWith(".") || text.endsWith(":") ? `${text} (${m.message})` : `${text}: ${m.message}`;
   $("error").dataset.code = m.code;
@@ -458,31 +519,33 @@ function showError(m) {
 
 function showLinks(created) {
   $("links").replaceChildren(...created.seats.map((s) => {
-    const li = el("li", `Seat ${s.seat + 1} (${s.kind}) `);
+    const li = el("li", `${say("seat_link", { n: s.seat + 1, kind: s.kind })} `);
     if (s.token) {
-      const a = el("a", "join");
-      a.href = `?table=${created.table}&token=${encodeURIComponent(s.token)}`;
+      const a = el("a", say("join"));
+      a.href = `?table=${created.table}&token=${encodeURIComponent(s.token)}${langParam}`;
       li.append(a);
     }
     return li;
   }));
-  const watch = el("a", "watch");
-  watch.href = `?table=${created.table}`;
-  $("links").append(el("li", "Spectators: "), watch);
+  const watch = el("a", say("watch"));
+  watch.href = `?table=${created.table}${langParam}`;
+  $("links").append(el("li", `${say("spectators")} `), watch);
 }
 
+let langParam = params.get("lang") ? `&lang=${encodeURIComponent(params.get("lang"))}` : "";
+
 socket.addEventListener("open", () => {
-  $("status").textContent = "connected";
+  setStatus("connected");
   if (params.get("table") && params.get("token")) send({ type: "join", table: params.get("table"), token: params.get("token"), patches: true });
   else if (params.get("table")) send({ type: "watch", table: params.get("table"), patches: true });
   else $("create").hidden = false;
 });
-socket.addEventListener("close", () => { $("status").textContent = "disconnected: reload the page to reconnect"; });
+socket.addEventListener("close", () => setStatus("disconnected"));
 socket.addEventListener("message", (event) => {
   const m = JSON.parse(event.data);
   if (m.type === "update") received(m);
   else if (m.type === "patch") patched(m);
-  else if (m.type === "joined") $("status").textContent = m.seat === null ? "watching" : `seat ${m.seat + 1}`;
+  else if (m.type === "joined") setStatus(m.seat === null ? "watching" : "seat", { n: m.seat + 1 });
   else if (m.type === "created") showLinks(m);
   else if (m.type === "error") showError(m);
 });
@@ -493,6 +556,7 @@ function received(update) {
   const { type, protocol, seq: number, ...document } = update;
   base = document;
   seq = number;
+  useWords(document.board.words);
   $("error").hidden = true;
   draw({ type, ...document });
 }
@@ -512,5 +576,7 @@ $("create-form").addEventListener("submit", (event) => {
   const form = new FormData(event.target);
   const list = (name) => form.get(name).split(",").map((s) => s.trim()).filter(Boolean);
   const options = Object.fromEntries(list("options").map((kv) => kv.split("=").map((s) => s.trim())));
-  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0, options });
+  const lang = form.get("lang").trim() || "en";
+  langParam = `&lang=${encodeURIComponent(lang)}`;
+  send({ type: "create", ruleset: list("ruleset"), seats: list("seats"), seed: Number(form.get("seed")) || 0, options, lang });
 });
