@@ -16,6 +16,7 @@ from nemesis_rules.bots import (
     play_turn,
     search_budget,
 )
+from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_ZONE
 from nemesis_rules.search import Sampler, SearchBot
 
@@ -26,11 +27,12 @@ def rules():
 
 
 def game_at_a_choice(rules, seed: int = 3) -> Game:
-    """A 4-player base game played by heuristic bots until seat 0 has a choice of 3 options or more
-    after the first moves (hands dealt, some cards played)."""
+    """A 4-player base game played by heuristic bots until seat 0 picks an action (a decision base's
+    search bot searches) among 3 options or more after the first moves (hands dealt, some cards played)."""
     game = Game.new(rules, players=4, seed=seed)
     bots = {s: make_bot("heuristic", bot_seed(seed, s)) for s in range(4)}
-    while not (game.decision.player == 0 and len(game.decision) >= 3 and game.move_count > 12):
+    while not (game.decision.player == 0 and game.decision.prompt == "pick_action" and len(game.decision) >= 3
+               and game.move_count > 12):
         play_turn(game, bots)
     return game
 
@@ -150,3 +152,51 @@ def test_a_finished_playout_scores_a_win_a_survival_and_a_death(rules):
     world._state.entities[players[3]][2]["status"] = "killed"
     assert [evaluate(world, seat) for seat in (2, 1, 3)] == [1.0, SURVIVED, 0.0]
     assert 0.0 < evaluate(game, 0) < 1.0  # a game going on: base's bot_value, scaled
+
+
+# ---- which decisions are searched: the module's `bot_search_here(me, prompt)` (base: DECISIONS.md Q3)
+def counting_worlds(monkeypatch) -> list[int]:
+    """Counts the worlds the search bot makes from now on (one a playout)."""
+    made = [0]
+    world = Sampler.world
+
+    def counted(self, gen):
+        made[0] += 1
+        return world(self, gen)
+    monkeypatch.setattr(Sampler, "world", counted)
+    return made
+
+
+def game_at(rules, prompt: str, seed: int = 3) -> Game:
+    """A 4-player base game played by heuristic bots until seat 0 decides `prompt` among 2 options or more."""
+    game = Game.new(rules, players=4, seed=seed)
+    bots = {s: make_bot("heuristic", bot_seed(seed, s)) for s in range(4)}
+    while not (game.decision.player == 0 and game.decision.prompt == prompt and len(game.decision) >= 2):
+        play_turn(game, bots)
+    return game
+
+
+def test_base_searches_the_action_to_take(rules, monkeypatch):
+    game = game_at(rules, "pick_action")
+    made = counting_worlds(monkeypatch)
+    SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(Seen(game, 0, game.decision))
+    assert made[0] == 2
+
+
+def test_base_leaves_which_card_pays_to_the_heuristic_bot(rules, monkeypatch):
+    game = game_at(rules, "pay_with")
+    made = counting_worlds(monkeypatch)
+    seen = Seen(game, 0, game.decision)
+    assert SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(seen) == HeuristicBot("s").choose(seen)
+    assert made[0] == 0  # no playout spent
+
+
+def test_a_search_here_answer_that_is_no_truth_value_is_refused_clearly(tmp_path):
+    folder = tmp_path / "picky"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: picky\nname: Picky\nversion: 0.1.0\nrequires: [base]\n")
+    (folder / "rules" / "search.nem").write_text("modifier bot_search_here(me, prompt): = 1\n")
+    rules = load_ruleset("base", folder)
+    game = game_at(rules, "pick_action")
+    with pytest.raises(RulesError, match=r"bot_search_here\(player1, pick_action\) gave .*not true or false"):
+        SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(Seen(game, 0, game.decision))
