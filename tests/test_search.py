@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ from nemesis_rules.bots import (
 )
 from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_ZONE
+from nemesis_rules.ruleset.check_api import check_paths
 from nemesis_rules.search import Sampler, SearchBot
 
 
@@ -200,3 +202,14 @@ def test_a_search_here_answer_that_is_no_truth_value_is_refused_clearly(tmp_path
     game = game_at(rules, "pick_action")
     with pytest.raises(RulesError, match=r"bot_search_here\(player1, pick_action\) gave .*not true or false"):
         SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(Seen(game, 0, game.decision))
+
+
+def test_a_misdeclared_search_here_is_reported(tmp_path, monkeypatch):
+    toy = Path(__file__).parent / "fixtures" / "toy"
+    folder = tmp_path / "picky"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: picky\nname: Picky\nversion: 0.1.0\nrequires: [toy]\n")
+    (folder / "rules" / "search.nem").write_text("fn bot_search_here(me) = true\n")
+    monkeypatch.chdir(toy.parent)
+    found = [d for d in check_paths([folder])[0] if d.code == "E400"]
+    assert found and "with 2 arguments" in found[0].message, check_paths([folder])[0]
