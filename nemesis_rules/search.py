@@ -256,7 +256,7 @@ class Sampler:
 def _counted_indices(program, st: GameState, counted: set[str], moved: set[str]) -> dict[tuple, list[int]]:
     """(zone, back) -> the indices of the moved entities showing that back, in each counted zone."""
     indices: dict[tuple, list[int]] = {}
-    for zone in counted:
+    for zone in sorted(counted):  # not in set order, which changes from process to process (str hashing)
         for i, eid in enumerate(dict.__getitem__(st.zones, zone)):
             if eid in moved:
                 indices.setdefault((zone, _back(program, read_record(st.entities, eid))), []).append(i)

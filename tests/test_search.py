@@ -213,3 +213,27 @@ def test_a_misdeclared_search_here_is_reported(tmp_path, monkeypatch):
     monkeypatch.chdir(toy.parent)
     found = [d for d in check_paths([folder])[0] if d.code == "E400"]
     assert found and "with 2 arguments" in found[0].message, check_paths([folder])[0]
+
+
+WORLD_IN_A_FRESH_PROCESS = """
+import random, sys
+from nemesis_rules import load_ruleset
+from tests.test_search import game_at_a_choice
+from nemesis_rules.search import Sampler
+world = Sampler(game_at_a_choice(load_ruleset("base")), 0).world(random.Random(5))
+print(sorted(dict.items(world._state.zones)), world._state.rng)
+"""
+
+
+def test_a_world_does_not_depend_on_the_process_string_hashing():
+    """Python salts str hashes per process: a world dealt in set order would change from run to run,
+    and a search bot's game with it (the same seed must give the same game in every process)."""
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    worlds = {subprocess.run([sys.executable, "-c", WORLD_IN_A_FRESH_PROCESS], cwd=root, capture_output=True,
+                             text=True, check=True, env={**os.environ, "PYTHONPATH": str(root),
+                                                         "PYTHONHASHSEED": salt}).stdout
+              for salt in ("1", "2", "3")}
+    assert len(worlds) == 1
