@@ -38,6 +38,7 @@ MARGIN = 0.05           # another option replaces the heuristic bot's pick only 
 EXPLORATION = 0.7       # UCB1's constant, for values in [0, 1]
 SURVIVED = 0.6          # a survivor who did not win is worth more than a death, less than a win
 VALUE_FN = "bot_value"  # the module's position score for a player, if it defines one
+SEARCH_HERE_FN = "bot_search_here"  # the module's say on which decisions are worth a search, if it defines one
 
 
 DEFAULT_PLAYOUTS = 8  # a search bot's playouts a decision, when its kind names none (docs/bots.md)
@@ -61,6 +62,8 @@ class SearchBot:
         options = seen.decision.options
         if len(options) == 1:
             return 0
+        if not worth_searching(seen):
+            return self.rollout.choose(seen)
         ranked = sorted(options, key=lambda o: -self.rollout.score(seen, o))
         candidates = [o.index for o in ranked[:ROOT_WIDTH]]
         gen = seen.rng(f"search:{self.seed}")
@@ -143,6 +146,20 @@ class Node:
         better = [(self.mean(k), k) for k, s in self.stats.items()
                   if s[0] >= 2 and self.mean(k) > self.mean(default) + MARGIN]
         return max(better)[1] if better else default
+
+
+def worth_searching(seen: Any) -> bool:
+    """Whether the module's `bot_search_here(me, prompt)`, read on the seat's seen state, asks for a
+    search of this decision (True when the module defines none): a module spends the playouts on the
+    decisions its `bot_value` can tell apart, and leaves the others to the heuristic bot."""
+    program = seen.program
+    if SEARCH_HERE_FN not in program.fns:
+        return True
+    me, prompt = seen.me(), seen.decision.prompt
+    answer = SeenFunctions(program, seen.state, seen._game.rules.fingerprint).call(SEARCH_HERE_FN, me, prompt)
+    if not isinstance(answer, bool):
+        raise RulesError(f"{SEARCH_HERE_FN}({me}, {prompt}) gave {answer!r}, not true or false")
+    return answer
 
 
 def signature(d) -> tuple:
@@ -239,7 +256,7 @@ class Sampler:
 def _counted_indices(program, st: GameState, counted: set[str], moved: set[str]) -> dict[tuple, list[int]]:
     """(zone, back) -> the indices of the moved entities showing that back, in each counted zone."""
     indices: dict[tuple, list[int]] = {}
-    for zone in counted:
+    for zone in sorted(counted):  # not in set order, which changes from process to process (str hashing)
         for i, eid in enumerate(dict.__getitem__(st.zones, zone)):
             if eid in moved:
                 indices.setdefault((zone, _back(program, read_record(st.entities, eid))), []).append(i)

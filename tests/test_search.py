@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,9 @@ from nemesis_rules.bots import (
     play_turn,
     search_budget,
 )
+from nemesis_rules.dsl.diagnostics import RulesError
 from nemesis_rules.engine.state import E_ZONE
+from nemesis_rules.ruleset.check_api import check_paths
 from nemesis_rules.search import Sampler, SearchBot
 
 
@@ -26,11 +29,12 @@ def rules():
 
 
 def game_at_a_choice(rules, seed: int = 3) -> Game:
-    """A 4-player base game played by heuristic bots until seat 0 has a choice of 3 options or more
-    after the first moves (hands dealt, some cards played)."""
+    """A 4-player base game played by heuristic bots until seat 0 picks an action (a decision base's
+    search bot searches) among 3 options or more after the first moves (hands dealt, some cards played)."""
     game = Game.new(rules, players=4, seed=seed)
     bots = {s: make_bot("heuristic", bot_seed(seed, s)) for s in range(4)}
-    while not (game.decision.player == 0 and len(game.decision) >= 3 and game.move_count > 12):
+    while not (game.decision.player == 0 and game.decision.prompt == "pick_action" and len(game.decision) >= 3
+               and game.move_count > 12):
         play_turn(game, bots)
     return game
 
@@ -150,3 +154,86 @@ def test_a_finished_playout_scores_a_win_a_survival_and_a_death(rules):
     world._state.entities[players[3]][2]["status"] = "killed"
     assert [evaluate(world, seat) for seat in (2, 1, 3)] == [1.0, SURVIVED, 0.0]
     assert 0.0 < evaluate(game, 0) < 1.0  # a game going on: base's bot_value, scaled
+
+
+# ---- which decisions are searched: the module's `bot_search_here(me, prompt)` (base: DECISIONS.md Q3)
+def counting_worlds(monkeypatch) -> list[int]:
+    """Counts the worlds the search bot makes from now on (one a playout)."""
+    made = [0]
+    world = Sampler.world
+
+    def counted(self, gen):
+        made[0] += 1
+        return world(self, gen)
+    monkeypatch.setattr(Sampler, "world", counted)
+    return made
+
+
+def game_at(rules, prompt: str, seed: int = 3) -> Game:
+    """A 4-player base game played by heuristic bots until seat 0 decides `prompt` among 2 options or more."""
+    game = Game.new(rules, players=4, seed=seed)
+    bots = {s: make_bot("heuristic", bot_seed(seed, s)) for s in range(4)}
+    while not (game.decision.player == 0 and game.decision.prompt == prompt and len(game.decision) >= 2):
+        play_turn(game, bots)
+    return game
+
+
+def test_base_searches_the_action_to_take(rules, monkeypatch):
+    game = game_at(rules, "pick_action")
+    made = counting_worlds(monkeypatch)
+    SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(Seen(game, 0, game.decision))
+    assert made[0] == 2
+
+
+def test_base_leaves_which_card_pays_to_the_heuristic_bot(rules, monkeypatch):
+    game = game_at(rules, "pay_with")
+    made = counting_worlds(monkeypatch)
+    seen = Seen(game, 0, game.decision)
+    assert SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(seen) == HeuristicBot("s").choose(seen)
+    assert made[0] == 0  # no playout spent
+
+
+def test_a_search_here_answer_that_is_no_truth_value_is_refused_clearly(tmp_path):
+    folder = tmp_path / "picky"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: picky\nname: Picky\nversion: 0.1.0\nrequires: [base]\n")
+    (folder / "rules" / "search.nem").write_text("modifier bot_search_here(me, prompt): = 1\n")
+    rules = load_ruleset("base", folder)
+    game = game_at(rules, "pick_action")
+    with pytest.raises(RulesError, match=r"bot_search_here\(player1, pick_action\) gave .*not true or false"):
+        SearchBot("s", HeuristicBot("s"), playouts=2, depth=4).choose(Seen(game, 0, game.decision))
+
+
+def test_a_misdeclared_search_here_is_reported(tmp_path, monkeypatch):
+    toy = Path(__file__).parent / "fixtures" / "toy"
+    folder = tmp_path / "picky"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "module.yaml").write_text("id: picky\nname: Picky\nversion: 0.1.0\nrequires: [toy]\n")
+    (folder / "rules" / "search.nem").write_text("fn bot_search_here(me) = true\n")
+    monkeypatch.chdir(toy.parent)
+    found = [d for d in check_paths([folder])[0] if d.code == "E400"]
+    assert found and "with 2 arguments" in found[0].message, check_paths([folder])[0]
+
+
+WORLD_IN_A_FRESH_PROCESS = """
+import random, sys
+from nemesis_rules import load_ruleset
+from tests.test_search import game_at_a_choice
+from nemesis_rules.search import Sampler
+world = Sampler(game_at_a_choice(load_ruleset("base")), 0).world(random.Random(5))
+print(sorted(dict.items(world._state.zones)), world._state.rng)
+"""
+
+
+def test_a_world_does_not_depend_on_the_process_string_hashing():
+    """Python salts str hashes per process: a world dealt in set order would change from run to run,
+    and a search bot's game with it (the same seed must give the same game in every process)."""
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    worlds = {subprocess.run([sys.executable, "-c", WORLD_IN_A_FRESH_PROCESS], cwd=root, capture_output=True,
+                             text=True, check=True, env={**os.environ, "PYTHONPATH": str(root),
+                                                         "PYTHONHASHSEED": salt}).stdout
+              for salt in ("1", "2", "3")}
+    assert len(worlds) == 1

@@ -574,6 +574,8 @@ ENGINE_CALLED = {
     "pay_cost": ("procedure", ("actor", "cost")),
     "can_pay": ("function", ("actor", "cost")),
     "bot_hint": ("function", ("me", "prompt", "option")),  # the heuristic bot's score of an option
+    "bot_search_here": ("function", ("me", "prompt")),  # whether the search bot searches a decision
+    "bot_value": ("function", ("me",)),  # the search bot's score of a position for a player
 }
 HOOK_NAMES = set(ENGINE_CALLED)
 
