@@ -90,3 +90,11 @@ def test_the_compiled_reader_is_used(monkeypatch):
     """A shallow valid text never reaches the pure loader (else the speed-up is lost unseen)."""
     monkeypatch.setattr(yaml_reader, "YAML", None)  # calling the pure loader would fail
     assert load_positioned("a: [1, 2]\n") == {"a": [1, 2]}
+
+
+@pytest.mark.parametrize("nested", [False, True])  # the C parser, and the pure one for deep texts
+def test_an_anchor_defined_again_is_read_as_yaml_says_without_a_python_warning(nested, recwarn):
+    text = "a: &x 1\nb: &x 2\nc: *x\n" + (f"d: '{':' * (MAX_NESTING_MARKS + 1)}'\n" if nested else "")
+    doc = load_positioned(text)
+    assert (doc["a"], doc["b"], doc["c"]) == (1, 2, 2)  # an alias names the latest anchor
+    assert not [w for w in recwarn if "anchor" in str(w.message)]

@@ -15,11 +15,12 @@ documents, positions included, several times faster. Two cases keep the pure par
 from __future__ import annotations
 
 import io
+import warnings
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
-from ruamel.yaml.error import YAMLError
+from ruamel.yaml.error import ReusedAnchorWarning, YAMLError
 from ruamel.yaml.resolver import VersionedResolver
 
 try:
@@ -40,12 +41,16 @@ def load_positioned(text: str) -> Any:
     Raises:
         YAMLError: the text is not valid YAML (raised by the pure parser, with its message).
     """
-    if CParser is not None and _shallow(text):
-        try:
-            return _CLoader(text).document()
-        except YAMLError:
-            pass  # the pure parser says what is wrong, as the diagnostics expect
-    return YAML(typ="rt", pure=True).load(io.StringIO(text))
+    # YAML lets an anchor be defined again (an alias names the latest): ruamel's Python warning
+    # about it would reach the user's terminal as library noise, so it is not raised
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReusedAnchorWarning)
+        if CParser is not None and _shallow(text):
+            try:
+                return _CLoader(text).document()
+            except YAMLError:
+                pass  # the pure parser says what is wrong, as the diagnostics expect
+        return YAML(typ="rt", pure=True).load(io.StringIO(text))
 
 
 def _shallow(text: str) -> bool:
