@@ -42,7 +42,7 @@ def load_positioned(text: str) -> Any:
         YAMLError: the text is not valid YAML (raised by the pure parser, with its message).
     """
     # YAML lets an anchor be defined again (an alias names the latest): ruamel's Python warning
-    # about it would reach the user's terminal as library noise, so it is not raised
+    # about it would reach the user's terminal as a library's chatter, so it is not raised
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReusedAnchorWarning)
         if CParser is not None and _shallow(text):
