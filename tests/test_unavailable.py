@@ -147,3 +147,16 @@ def test_retaliation_names_its_reasons_in_its_catalog(lang, shoot, move_cautious
             seen.setdefault(a["action"], set()).add(a["reason"])
         game.apply(rnd.randrange(len(d.options)))
     assert shoot in seen["shoot"] and move_cautiously in seen["move_cautiously"], seen
+
+
+def test_lockdown_reads_nemesis_cores_reasons():
+    """nemesis_core's actions are named in its own catalog (base DECISIONS.md U3), so a Lockdown game,
+    which has no base, reads the same reasons."""
+    game = Game.new(cached_rules(("lockdown",), "en"), PLAYERS, 2, board="provisional")
+    rnd, seen = random.Random(2), {}
+    while not game.over and len(game.state.moves) < 300:
+        d = game.decision
+        for a in unavailable_actions(game, d.player):
+            seen.setdefault(a["action"], set()).add(a["reason"])
+        game.apply(rnd.randrange(len(d.options)))
+    assert "no Intruder in your room" in seen["shoot"] and "only in combat" in seen["escape"], seen
