@@ -139,24 +139,23 @@ def test_the_servers_update_carries_them_for_the_deciding_seat_only(rules, tmp_p
 ])
 def test_retaliation_names_its_reasons_in_its_catalog(lang, shoot, move_cautiously):
     """Retaliation's catalogs name its reasons (its DECISIONS.md RT239): a random game reads them."""
-    game = Game.new(cached_rules(("retaliation",), lang), PLAYERS, 2)
-    rnd, seen = random.Random(2), {}
-    while not game.over and len(game.state.moves) < 300:
-        d = game.decision
-        for a in unavailable_actions(game, d.player):
-            seen.setdefault(a["action"], set()).add(a["reason"])
-        game.apply(rnd.randrange(len(d.options)))
+    seen = reasons_of_a_random_game(Game.new(cached_rules(("retaliation",), lang), PLAYERS, 2))
     assert shoot in seen["shoot"] and move_cautiously in seen["move_cautiously"], seen
 
 
 def test_lockdown_reads_nemesis_cores_reasons():
     """nemesis_core's actions are named in its own catalog (base DECISIONS.md U3), so a Lockdown game,
     which has no base, reads the same reasons."""
-    game = Game.new(cached_rules(("lockdown",), "en"), PLAYERS, 2, board="provisional")
+    seen = reasons_of_a_random_game(Game.new(cached_rules(("lockdown",), "en"), PLAYERS, 2, board="provisional"))
+    assert "no Intruder in your room" in seen["shoot"] and "only in combat" in seen["escape"], seen
+
+
+def reasons_of_a_random_game(game: Game, moves: int = 300) -> dict[str, set[str]]:
+    """Action -> the reasons its deciding seat read for it, over random moves of `game`."""
     rnd, seen = random.Random(2), {}
-    while not game.over and len(game.state.moves) < 300:
+    while not game.over and len(game.state.moves) < moves:
         d = game.decision
         for a in unavailable_actions(game, d.player):
             seen.setdefault(a["action"], set()).add(a["reason"])
         game.apply(rnd.randrange(len(d.options)))
-    assert "no Intruder in your room" in seen["shoot"] and "only in combat" in seen["escape"], seen
+    return seen

@@ -12,7 +12,7 @@ pytest.importorskip("websockets", reason="websockets is not installed (the `serv
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
 from tests.serve_helpers import ask, connect, running_server  # noqa: E402
-from tests.test_web_words import browser  # noqa: E402, F401 (the fixture)
+from tests.test_web_table import browser  # noqa: E402, F401 (the fixture)
 
 # each place name line wider than its box, as [text, width, box width]
 TOO_WIDE = """() => [...document.querySelectorAll("#board g.place")].flatMap((g) => {

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import urllib.request
 from contextlib import ExitStack
 
@@ -18,7 +17,7 @@ pytest.importorskip("websockets", reason="websockets is not installed (the `serv
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
 from tests.serve_helpers import ask, connect, running_server  # noqa: E402
-from tests.test_web_table import ARGS, BOARD, CHROMIUM  # noqa: E402
+from tests.test_web_table import BOARD, browser  # noqa: E402, F401 (the fixture)
 
 LANGS = ("en", "pl", "ru")
 RAW_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
@@ -26,16 +25,6 @@ RAW_ID = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 SHOWN = """() => [document.title, document.body.innerText,
   ...[...document.querySelectorAll("[title], [placeholder], [aria-label]")].flatMap(
     (n) => ["title", "placeholder", "aria-label"].map((a) => n.getAttribute(a) || ""))].join("\\n")"""
-
-
-@pytest.fixture()
-def browser():
-    if not shutil.which(CHROMIUM):
-        pytest.skip("no chromium browser on this machine (.ci/run installs Debian's `chromium`)")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def english_words(lang: str) -> list[str]:
@@ -52,7 +41,7 @@ def test_every_language_has_every_page_word() -> None:
 
 
 @pytest.mark.parametrize("lang", ["pl", "ru"])
-def test_a_table_in_another_language_shows_no_english_page_word_and_no_raw_id(tmp_path, browser, lang):
+def test_a_table_in_another_language_shows_no_english_page_word_and_no_raw_id(tmp_path, browser, lang):  # noqa: F811
     english = english_words(lang)
     assert len(english) > 40
     with running_server(tmp_path / "tables", BOARD) as port, ExitStack() as stack:
