@@ -204,7 +204,7 @@ class Describer:
             case ast.Let(name=n, value=v) | ast.Assign(target=ast.Name(id=n), value=v) if self.is_choice(v):
                 values = self.bind(REGISTRY["choose"], v)
                 if values is not None:  # "who chooses target from ...", as an action's parameter reads
-                    you = v.args[:1] == (ast.Name(self.you),) and self.you is not None
+                    you = bool(v.args) and self.is_you(v.args[0])
                     return fill(self.words.language["let_choose_you" if you else "let_choose"],
                                 {**values, "name": self.name(n)}, self.words.language["missing"])
                 return self.say("let", name=self.name(n), value=self.expr(v))
@@ -336,7 +336,7 @@ class Describer:
     def primitive_phrase(self, name: str, e: ast.Call) -> str:
         """A primitive's phrase; `you_<name>` of the language when its first argument is the card's
         holder ("you secretly look at", not "you secretly looks at")."""
-        holder = self.you is not None and e.args[:1] == (ast.Name(self.you),)
+        holder = bool(e.args) and self.is_you(e.args[0])
         return self.words.language.get(f"you_{name}") if holder and f"you_{name}" in self.words.language \
             else self.words.primitives[name]
 
@@ -367,8 +367,11 @@ class Describer:
 
     def holder_params(self, name: str, e: ast.Call) -> set[str]:
         """The parameters of `name` the call fills with the card's holder."""
-        return {p for p, a in zip(self.declaration(name).params, e.args, strict=False)
-                if self.you is not None and a == ast.Name(self.you)}
+        return {p for p, a in zip(self.declaration(name).params, e.args, strict=False) if self.is_you(a)}
+
+    def is_you(self, e: ast.Expr) -> bool:
+        """Whether the argument `e` is the card's holder (read "you" on its face)."""
+        return self.you is not None and e == ast.Name(self.you)
 
     def documented(self, name: str) -> bool:
         """Whether a call of `name` as a statement reads as a sentence: from the catalog's
