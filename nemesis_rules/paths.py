@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -31,6 +32,18 @@ def rulesets_dir() -> Path:
 
 def phrases_dir() -> Path:
     return _PACKAGE / "phrases"
+
+
+def write_generated(target: Path, text: str, check: bool, command: str) -> int:
+    """Write a generated document (tools/gen_*.py), or with `check` only tell whether it is stale:
+    the exit status, 1 when stale, naming `command` that remakes it."""
+    if not check:
+        target.write_text(text, encoding="utf-8")
+        return 0
+    if target.is_file() and target.read_text(encoding="utf-8") == text:
+        return 0
+    print(f"{target} is stale: run {command}", file=sys.stderr)
+    return 1
 
 
 class UnreadableFile(OSError):

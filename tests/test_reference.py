@@ -14,6 +14,7 @@ import pytest
 from nemesis_rules.cli.main import main
 from nemesis_rules.dsl.parse import parse_module
 from nemesis_rules.fmt import format_text
+from nemesis_rules.paths import write_generated
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("nemesis_core", "base_characters", "base", "lockdown", "retaliation")
@@ -41,6 +42,16 @@ def test_reference_page_is_generated_from_the_modules() -> None:
     done = subprocess.run([sys.executable, "tools/gen_reference.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
+
+
+def test_a_generated_page_is_written_or_named_stale(tmp_path: Path, capsys) -> None:
+    """The gen tools' shared write-or-check: `--check` never writes, and names the command that remakes the page."""
+    page = tmp_path / "page.md"
+    assert write_generated(page, "new\n", True, "python tools/gen_x.py") == 1 and not page.exists()
+    assert "page.md is stale: run python tools/gen_x.py" in capsys.readouterr().err
+    assert write_generated(page, "new\n", False, "python tools/gen_x.py") == 0
+    assert write_generated(page, "new\n", True, "python tools/gen_x.py") == 0
+    assert write_generated(page, "newer\n", True, "python tools/gen_x.py") == 1 and page.read_text() == "new\n"
 
 
 def test_reference_page_lists_every_public_name_of_the_shipped_modules() -> None:

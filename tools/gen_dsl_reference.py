@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from nemesis_rules.engine.primitives import ENTITY_ATTRS, REGISTRY
+from nemesis_rules.paths import write_generated
 
 TARGET = Path(__file__).resolve().parent.parent / "docs" / "dsl-reference.md"
 KINDS = {
@@ -42,14 +43,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET} is stale: run python tools/gen_dsl_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return write_generated(TARGET, render(), "--check" in argv, "python tools/gen_dsl_reference.py")
 
 
 if __name__ == "__main__":

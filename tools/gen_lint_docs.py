@@ -17,6 +17,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from nemesis_rules.lint.codes import CODES, LintCode  # noqa: E402
+from nemesis_rules.paths import write_generated  # noqa: E402
 
 DOC_PATH = ROOT / "docs" / "lint.md"
 
@@ -170,14 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if docs/lint.md is stale")
     args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        fresh = DOC_PATH.is_file() and DOC_PATH.read_text(encoding="utf-8") == text
-        if not fresh:
-            print(f"{DOC_PATH.relative_to(ROOT)} is stale; run python tools/gen_lint_docs.py")
-        return 0 if fresh else 1
-    DOC_PATH.write_text(text, encoding="utf-8")
-    return 0
+    return write_generated(DOC_PATH, render(), args.check, "python tools/gen_lint_docs.py")
 
 
 if __name__ == "__main__":

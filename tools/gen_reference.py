@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from nemesis_rules.paths import write_generated
 from nemesis_rules.ruleset.compose import compose
 from nemesis_rules.ruleset.reference import Entry, entries
 
@@ -57,14 +58,7 @@ def _shown(file: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET} is stale: run python tools/gen_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return write_generated(TARGET, render(), "--check" in argv, "python tools/gen_reference.py")
 
 
 if __name__ == "__main__":
