@@ -1,0 +1,84 @@
+"""What the web page calls the piles, counters, things and choices of a Lockdown and a Retaliation
+table reads as a label, as base's does ("Red item deck", "Time marker: 4", "Pass"): no id with
+spaces for its `_` ("item deck red", "pass", "player"), which is what a name missing from the
+catalogs becomes (base DECISIONS.md N6-N7, Lockdown D22-D23, Retaliation RT248-RT249). Reads what
+serve/board.py sends for the deciding seat over the first decisions of a random game (no browser)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nemesis_rules import Game
+from nemesis_rules.openspiel import cached_rules
+from nemesis_rules.serve.board import board_data, options
+
+PLAYERS = 3
+DECISIONS = 60
+
+
+def reads_as_label(text: str) -> bool:
+    """Its first letter is a capital or it starts with a number (a quote or sign before it aside:
+    `"?" Room`, `+1 Knowledge`), and no `_` is left of an id."""
+    first = next((c for c in text if c.isalnum()), "")
+    return (first.isupper() or first.isdigit()) and "_" not in text
+
+
+def unreadable(rules, seen) -> list[str]:
+    """Each name of the seat's view and option of its decision that does not read as a label."""
+    names = board_data(rules, seen)["names"]
+    bad = [f"zone {z}: {names[z]!r}" for z in {k.partition("@")[0] for k in seen["zones"]}]
+    bad += [f"counter {c}: {names[c]!r}" for c in seen["counters"]]
+    bad += [f"entity {e}: {names[e]!r}" for e in seen["entities"]]
+    bad = [b for b in bad if not reads_as_label(b.partition(": ")[2][1:-1])]
+    # a shown prop reads inside a line, after its key ("cost: 1 · when: only in combat"), as in
+    # base (N5): it may start lower-case, but its value must be a word the catalog names
+    for ent in seen["entities"].values():
+        bad += [f"prop {key}: value {value!r} is not named" for key, value in ent["props"].items()
+                if key in rules.names and isinstance(value, str) and not named(rules, value)]
+    return bad
+
+
+def named(rules, value: str) -> bool:
+    """The catalog names it, or it is a player or a copy of a named component (`rules.label`)."""
+    return value in rules.names or value in rules.program.player_ids or value.partition("#")[0] in rules.names
+
+
+def option_problems(rules, game, seen) -> list[str]:
+    shown = seen["decision"]["options"]
+    bad = []
+    for option in options(rules, seen, game.decision):
+        value = shown[option["index"]] if option["index"] < len(shown) else None
+        if isinstance(value, bool):  # yes/no also fill messages mid-sentence: named, not capitalised
+            ok = str(value).lower() in rules.names
+        elif isinstance(value, int):  # a number reads as itself ("-1")
+            ok = True
+        elif isinstance(value, dict):  # a face-down card: the page's phrase "a face-down {kind}"
+            ok = reads_as_label(rules.label(value.get("face_down", "?")))
+        else:
+            ok = reads_as_label(option["label"])
+        bad += [] if ok else [f"option {value!r}: {option['label']!r}"]
+    return bad
+
+
+@pytest.mark.parametrize(("modules", "game_options"), [
+    (("lockdown",), {"board": "provisional"}),
+    (("retaliation",), {}),
+])
+def test_every_name_and_option_the_page_gets_reads_as_a_label(modules, game_options):
+    rules = cached_rules(modules, "en")
+    game, rnd = Game.new(rules, PLAYERS, 2, **game_options), random.Random(2)
+    bad: set[str] = set()
+    for _ in range(DECISIONS):
+        if game.over:
+            break
+        seen = game.view(game.decision.player)
+        bad |= set(unreadable(rules, seen)) | set(option_problems(rules, game, seen))
+        game.apply(rnd.randrange(len(game.decision.options)))
+    assert sorted(bad) == []
+
+
+def test_a_name_that_is_an_id_does_not_read_as_a_label():
+    assert not reads_as_label("item deck red") and not reads_as_label("pass") and not reads_as_label("a_b")
+    assert reads_as_label("Red item deck") and reads_as_label('"?" Room') and reads_as_label("+1 Knowledge")
