@@ -82,3 +82,15 @@ def test_every_name_and_option_the_page_gets_reads_as_a_label(modules, game_opti
 def test_a_name_that_is_an_id_does_not_read_as_a_label():
     assert not reads_as_label("item deck red") and not reads_as_label("pass") and not reads_as_label("a_b")
     assert reads_as_label("Red item deck") and reads_as_label('"?" Room') and reads_as_label("+1 Knowledge")
+
+
+def test_a_polish_lockdown_table_reads_the_shared_names_as_base_does_and_its_own_from_seed_004():
+    """nemesis_core's Polish names are its own (base N8), so Lockdown, which does not load base,
+    reads them; its own come from seed 004 (D24) and the rest stays English (base N1)."""
+    lockdown, base = cached_rules(("lockdown",), "pl"), cached_rules(("base",), "pl")
+    shared = [k for k in base.names if k in lockdown.composition.zones or k in lockdown.program.player_ids
+              or k in ("pass", "action_discard", "item_deck_red", "movement", "player")]
+    assert len(shared) > 20
+    assert {k: lockdown.label(k) for k in shared} == {k: base.label(k) for k in shared}
+    assert lockdown.label(None) == "Pas" and lockdown.label("isolation_room") == "Izolatka"
+    assert lockdown.label("section_s01") == "Sektor S-01" and lockdown.label("hacker") == "Hacker"
