@@ -94,3 +94,17 @@ def test_a_polish_lockdown_table_reads_the_shared_names_as_base_does_and_its_own
     assert {k: lockdown.label(k) for k in shared} == {k: base.label(k) for k in shared}
     assert lockdown.label(None) == "Pas" and lockdown.label("isolation_room") == "Izolatka"
     assert lockdown.label("section_s01") == "Sektor S-01" and lockdown.label("hacker") == "Hacker"
+
+
+def test_lockdown_shows_its_own_counters_not_base_ships():
+    """Lockdown's screen lists its Time track, Autodestruction, Alert, Main Gate, Rover and Elevator
+    counters, not base's Time, Self-destruct and Destination markers (always 0 here) nor the rules'
+    bookkeeping flags (D25); the page reads the same list (render.screen_data)."""
+    from nemesis_rules.cli.render import screen_data
+
+    rules = cached_rules(("lockdown",), "en")
+    game = Game.new(rules, PLAYERS, 2, board="provisional")
+    shown = [label for label, _ in screen_data(rules, game.view(0))["counters"]]
+    assert rules.label("time_slot") in shown and rules.label("gate_open") in shown
+    assert not {rules.label(c) for c in ("time", "self_destruct", "destination", "queen_killed_flag")} & set(shown)
+    assert all(reads_as_label(label) for label in shown)
