@@ -108,3 +108,16 @@ def test_lockdown_shows_its_own_counters_not_base_ships():
     assert rules.label("time_slot") in shown and rules.label("gate_open") in shown
     assert not {rules.label(c) for c in ("time", "self_destruct", "destination", "queen_killed_flag")} & set(shown)
     assert all(reads_as_label(label) for label in shown)
+
+
+def test_retaliations_crew_table_reads_each_status_as_a_label():
+    """The Status column of the crew table (screen and page) reads as base's does: "In the Facility",
+    "Dead" (RT248)."""
+    from nemesis_rules.cli.render import screen_data
+
+    rules = cached_rules(("retaliation",), "en")
+    game = Game.new(rules, PLAYERS, 2)
+    crew = next(p for p in screen_data(rules, game.view(0))["panels"] if p["title"] == rules.label("crew"))
+    column = crew["columns"].index(rules.label("status"))
+    statuses = [row[column] for row in crew["rows"]] + [rules.label(s) for s in ("dead", "hibernating")]
+    assert statuses and all(reads_as_label(s) for s in statuses), statuses
