@@ -26,12 +26,12 @@ def reads_as_label(text: str) -> bool:
 
 
 def unreadable(rules, seen) -> list[str]:
-    """Each name of the seat's view and option of its decision that does not read as a label."""
+    """Each name serve/board.py sends for the seat's view that does not read as a label."""
     names = board_data(rules, seen)["names"]
-    bad = [f"zone {z}: {names[z]!r}" for z in {k.partition("@")[0] for k in seen["zones"]}]
-    bad += [f"counter {c}: {names[c]!r}" for c in seen["counters"]]
-    bad += [f"entity {e}: {names[e]!r}" for e in seen["entities"]]
-    bad = [b for b in bad if not reads_as_label(b.partition(": ")[2][1:-1])]
+    shown = {f"zone {z}": names[z] for z in {k.partition("@")[0] for k in seen["zones"]}}
+    shown |= {f"counter {c}": names[c] for c in seen["counters"]}
+    shown |= {f"entity {e}": names[e] for e in seen["entities"]}
+    bad = [f"{what}: {label!r}" for what, label in shown.items() if not reads_as_label(label)]
     # a shown prop reads inside a line, after its key ("cost: 1 · when: only in combat"), as in
     # base (N5): it may start lower-case, but its value must be a word the catalog names
     for ent in seen["entities"].values():
@@ -46,6 +46,7 @@ def named(rules, value: str) -> bool:
 
 
 def option_problems(rules, game, seen) -> list[str]:
+    """Each option of the seat's decision whose label does not read as a label."""
     shown = seen["decision"]["options"]
     bad = []
     for option in options(rules, seen, game.decision):
@@ -54,7 +55,8 @@ def option_problems(rules, game, seen) -> list[str]:
             ok = str(value).lower() in rules.names
         elif isinstance(value, int):  # a number reads as itself ("-1")
             ok = True
-        elif isinstance(value, dict):  # a face-down card: the page's phrase "a face-down {kind}"
+        elif isinstance(value, dict):  # a face-down card reads as the phrase "a face-down {kind}",
+            # lower-case as it also reads inside a hand's list (phrases `face_down`): its kind is the name
             ok = reads_as_label(rules.label(value.get("face_down", "?")))
         else:
             ok = reads_as_label(option["label"])
