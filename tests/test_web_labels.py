@@ -4,6 +4,8 @@ a dot beside the line, never a labelled chip over its numbers. Driven in headles
 
 from __future__ import annotations
 
+import json
+import random
 from contextlib import ExitStack
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 pytest.importorskip("websockets", reason="websockets is not installed (the `serve` extra)")
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
-from tests.serve_helpers import ask, connect, running_server  # noqa: E402
+from tests.serve_helpers import ask, connect, receive, running_server  # noqa: E402
 from tests.test_web_table import browser  # noqa: E402, F401 (the fixture)
 
 # each place name line wider than its box, as [text, width, box width]
@@ -44,3 +46,57 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
         assert any(len(n) > 30 for n in names)  # the escape pod areas: "Escape pod spaces, Section A (basic side)"
         assert page.evaluate(TOO_WIDE) == []
         assert page.evaluate(COVERING) == 0
+
+
+# What a player would see wrong on a board, measured in the page (one list a kind of fault):
+# two corridor numbers over each other or over a room.
+FAULTS = """() => {
+  const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
+    && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+  const box = (n) => n.getBBox(), all = (sel) => [...document.querySelectorAll(sel)];
+  const said = (n) => n.textContent.slice(0, 40);
+  const rooms = all("#board g.place > rect").map(box);
+  const numbers = all("#board .link text.number");
+  return {
+    numbers_over_numbers: numbers.flatMap((a, i) => numbers.slice(i + 1).filter((b) => overlap(box(a), box(b)))
+      .map((b) => `${said(a)} / ${said(b)}`)),
+    numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),
+  };
+}"""
+# module, seats, seed, options, seat 1's random choices: tables crowded enough to show the faults
+TABLES = [(["base"], ["human", "random", "random"], 3, {}, 40),
+          (["lockdown"], ["human", "random", "random"], 2, {"board": "provisional"}, 30),
+          (["retaliation"], ["human", "random"], 5, {}, 30)]
+
+
+def advance(port: int, modules: list[str], seats: list[str], seed: int, options: dict, choices: int) -> tuple[str, str]:
+    """A new table whose seat 1 made `choices` random (seeded) choices: its id and seat 1's token."""
+    with ExitStack() as stack:
+        ws = connect(stack, port)
+        created = ask(ws, {"type": "create", "ruleset": modules, "seats": seats, "seed": seed, "options": options})
+        table, token = created["table"], created["seats"][0]["token"]
+        update, rnd = ask(ws, {"type": "join", "table": table, "token": token}), random.Random(seed)
+        for _ in range(choices):
+            while update["type"] != "update":
+                update = receive(ws, timeout=120)
+            decision = update["decision"]
+            if decision is None or not decision.get("options"):
+                break
+            ws.send(json.dumps({"type": "choose", "decision": decision["id"],
+                                "option": rnd.randrange(len(decision["options"]))}))
+            update = receive(ws, timeout=120)
+    return table, token
+
+
+@pytest.mark.parametrize(("modules", "seats", "seed", "options", "choices"), TABLES, ids=["base", "lockdown", "retaliation"])
+def test_a_crowded_board_covers_no_name_no_number_and_cuts_no_text(tmp_path, browser, modules, seats, seed,  # noqa: F811
+                                                                    options, choices):
+    with running_server(tmp_path / "tables") as port:
+        table, token = advance(port, modules, seats, seed, options, choices)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(f"http://127.0.0.1:{port}/?table={table}&token={token}")
+        page.wait_for_selector("#board g.place", timeout=60_000)
+        faults = page.evaluate(FAULTS)
+        assert page.locator("#board g.figure, #board g.chip").count() > 3  # crowded: something lies in the rooms
+        found = {fault: where for fault, where in faults.items() if where}
+        assert not found, json.dumps(found, ensure_ascii=False)

@@ -170,7 +170,7 @@ function drawBoard(u) {
   const linkLayer = svg("g", { class: "links" }), placeLayer = svg("g", { class: "places" });
   const thingLayer = svg("g", { class: "things" });
   board.append(linkLayer, placeLayer, thingLayer);
-  const midpoints = {};
+  const midpoints = {}, taken = boxesOf(at, layout); // a number never covers a room nor another number
   links(u).forEach((l) => {
     if (!at[l.a] || !at[l.b]) return;
     const [x1, y1] = at[l.a], [x2, y2] = at[l.b];
@@ -185,17 +185,8 @@ function drawBoard(u) {
     const laid = !layout.laid || members(view.zones[`${layout.laid}@${l.id}`]).length > 0;
     const g = clickable(svg("g", { class: laid ? "link" : "link unlaid" }), u, l.id);
     g.append(svg("line", { x1, y1, x2, y2 }), svg("title", {}, word(u, l.id)));
-    if (laid && layout.numbers !== false) {
-      const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-      const out = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) + 12; // past the box
-      const t = Math.min(0.45, out / len);
-      const ends = labelText(l.la) === labelText(l.lb) && t === 0.45 ? [[l.la, 0.5]] : [[l.la, t], [l.lb, 1 - t]]; // a short link with one number at both ends: once
-      ends.forEach(([label, at]) => {
-        const text = labelText(label);
-        if (text) g.append(svg("text", { x: x1 + (x2 - x1) * at, y: y1 + (y2 - y1) * at + 4, class: "number" }, text));
-      });
-    }
     linkLayer.append(g);
+    if (laid && layout.numbers !== false) drawNumbers(g, l, at[l.a], at[l.b], taken);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
     midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
   });
@@ -293,6 +284,46 @@ function drawName(g, name, x, top, width) {
     }
     g.append(t);
   });
+}
+
+// ---- corridor numbers: each end's number on its own line, at the first spot (from its room's
+// box along the line, then beside it) that covers no room and no number already drawn
+function boxesOf(at, layout) {
+  return Object.keys(layout.places || {}).filter((id) => at[id])
+    .map((id) => ({ x: at[id][0] - PLACE_W / 2, y: at[id][1] - PLACE_H / 2, width: PLACE_W, height: PLACE_H }));
+}
+
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+function drawNumbers(g, l, [x1, y1], [x2, y2], taken) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const edge = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)); // centre to box edge
+  const once = labelText(l.la) === labelText(l.lb) && edge + 12 >= 0.45 * len; // a short link with one number at both ends: once, in its middle
+  const ends = once ? [[l.la, len / 2, 0]] : [[l.la, edge, 1], [l.lb, len - edge, -1]];
+  ends.forEach(([label, from, dir]) => {
+    const text = labelText(label);
+    if (!text) return;
+    const t = svg("text", { x: 0, y: 0, class: "number" }, text);
+    g.append(t);
+    const m = t.getBBox(), size = m.width ? m : { x: -4 * text.length, y: -12, width: 8 * text.length, height: 15 };
+    const spot = numberSpots(from, dir, len - 2 * edge).map(([along, aside]) => {
+      const cx = x1 + ux * along - uy * aside, cy = y1 + uy * along + ux * aside + 4.5;
+      return { cx, cy, box: { x: cx + size.x - 1, y: cy + size.y, width: size.width + 2, height: size.height } };
+    }).find((c) => !taken.some((b) => overlaps(b, c.box))) || { cx: x1 + ux * from, cy: y1 + uy * from + 4.5 };
+    t.setAttribute("x", spot.cx);
+    t.setAttribute("y", spot.cy);
+    if (spot.box) taken.push(spot.box);
+  });
+}
+
+// Where a number may go, nearest first: [distance from the link's first end, distance beside it].
+function numberSpots(from, dir, gap) {
+  const spots = [];
+  for (let d = 0; d <= Math.max(gap, 0); d += 3) {
+    const along = dir ? [from + dir * d] : [from + d, from - d];
+    along.forEach((a) => [0, 11, -11, 20, -20].forEach((aside) => spots.push([a, aside])));
+  }
+  return spots;
 }
 
 // Figures as discs (their colour, their injuries), everything else as a small labelled chip; on
