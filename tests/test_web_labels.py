@@ -49,15 +49,25 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 
 
 # What a player would see wrong on a board, measured in the page (one list a kind of fault):
-# two corridor numbers over each other or over a room.
+# a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
+# over each other or over a room.
 FAULTS = """() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+  const inside = (a, b) => a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1
+    && a.y + a.height <= b.y + b.height + 1;
   const box = (n) => n.getBBox(), all = (sel) => [...document.querySelectorAll(sel)];
   const said = (n) => n.textContent.slice(0, 40);
+  const things = all("#board g.figure, #board g.chip");
+  const shapes = all("#board g.place").map((g) => [g, box(g.querySelector("rect, polygon"))]);
   const rooms = all("#board g.place > rect").map(box);
   const numbers = all("#board .link text.number");
   return {
+    names_covered: all("#board text.place-name").filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
+    things_outside: things.filter((g) => {
+      const own = shapes.find(([p]) => p.dataset.ref === g.dataset.place);
+      return own && !inside(box(g), own[1]);
+    }).map((g) => g.dataset.place),
     numbers_over_numbers: numbers.flatMap((a, i) => numbers.slice(i + 1).filter((b) => overlap(box(a), box(b)))
       .map((b) => `${said(a)} / ${said(b)}`)),
     numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),

@@ -190,15 +190,19 @@ function drawBoard(u) {
     const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
     midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
   });
-  Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p)));
+  const nameBottom = {};
+  Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p, nameBottom)));
+  const held = {}; // every zone of a place or a link, drawn together so that no two zones overlap
   Object.entries(view.zones).forEach(([key, zone]) => {
     const where = owner(key);
     if (!where || (layout.tiles || []).includes(zoneName(key)) || (layout.hidden || []).includes(zoneName(key))) return;
     if (key.startsWith(`${layout.laid}@`)) return;
-    const things = members(zone);
+    (held[where] = held[where] || []).push(...members(zone));
+  });
+  Object.entries(held).forEach(([where, things]) => {
     if (!things.length) return;
-    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] - 6, PLACE_W - 12);
-    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60, true);
+    if (at[where]) drawThings(u, thingLayer, things, roomRows(u, where, at[where], nameBottom[where]), where);
+    else if (midpoints[where]) drawThings(u, thingLayer, things, [[midpoints[where][0] - 30, midpoints[where][0] + 30, midpoints[where][1] - 8]], where, true);
   });
   drawTracks(u, board);
   drawPiles(u, board);
@@ -213,7 +217,7 @@ function face(u, id) {
   return null;
 }
 
-function drawPlace(u, id, [x, y]) {
+function drawPlace(u, id, [x, y], nameBottom) {
   const layout = u.board.layout, view = u.view;
   const shown = face(u, id);
   const g = clickable(svg("g", { class: "place" }), u, id);
@@ -245,7 +249,7 @@ function drawPlace(u, id, [x, y]) {
   if (shown || !grid) {
     const number = view.entities[id] && view.entities[id].props.number;
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
-    drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
+    nameBottom[id] = drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
   if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
   g.append(svg("title", {}, title));
@@ -284,6 +288,7 @@ function drawName(g, name, x, top, width) {
     }
     g.append(t);
   });
+  return top + (small ? 13 : 16) + (lines.length - 1) * 12 + 3; // the name's bottom
 }
 
 // ---- corridor numbers: each end's number on its own line, at the first spot (from its room's
@@ -326,38 +331,127 @@ function numberSpots(from, dir, gap) {
   return spots;
 }
 
-// Figures as discs (their colour, their injuries), everything else as a small labelled chip; on
-// a link (`small`) a thing that is no figure is a dot, its name in its tooltip, so that the
-// link's numbers stay readable.
-function drawThings(u, layer, things, x0, y0, width, small) {
-  const layout = u.board.layout, fig = layout.figures || {}, view = u.view;
-  let x = small ? x0 + Math.max(0, (width - 16 * things.length) / 2) : x0, y = y0; // a link's dots centred on it
-  things.forEach((t) => {
-    const ent = typeof t === "string" ? view.entities[t] : null;
-    const isFigure = ent && (fig.kinds || []).includes(ent.kind);
-    const name = ent ? word(u, t) : "?";
-    const dot = small && !isFigure;
-    const w = isFigure ? 22 : dot ? 12 : Math.min(width, 8 + 6.2 * Math.min(name.length, 14));
-    if (x + w > x0 + width) { x = x0; y += 22; }
-    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : dot ? "chip dot" : "chip" }), u, t) : svg("g", { class: "chip" });
-    if (dot) {
-      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: colourOf(ent ? ent.component || ent.kind : name) }));
-    } else if (isFigure) {
-      const c = colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component);
-      g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: c }),
-        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, name.slice(0, 2)));
-      const injuries = fig.injuries ? ent.props[fig.injuries] : 0;
-      if (injuries) g.append(svg("text", { x: x + 18, y: y + 4, class: "injuries" }, `✕${injuries}`));
-    } else {
-      const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-      const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
-      const text = full.length > 15 ? `${full.slice(0, 14)}…` : full; // the whole of it in the tooltip
-      g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, text));
-    }
-    g.append(svg("title", {}, ent ? `${name}${propsText(u, ent.props) ? ` — ${propsText(u, ent.props)}` : ""}` : name));
-    layer.append(g);
-    x += w + 4;
+// ---- what lies in a place: in rows inside its shape, under its name
+const ROW = 21, GAP = 4, FIGURE_W = 22;
+
+// The rows [left, right, top] free inside a place's box or hex, from under its name down.
+function roomRows(u, id, [x, y], below) {
+  const layout = u.board.layout, grid = layout.grid && (u.view.entities[id] || {}).kind === layout.grid.kind;
+  const r = grid ? layout.grid.size : 0, half = grid ? Math.sqrt(3) * r / 2 : PLACE_W / 2;
+  const top = below !== undefined ? below + 3 : y - (grid ? r / 2 : PLACE_H / 2) + 4;
+  const bottom = grid ? y + r : y + PLACE_H / 2 - 3;
+  const widthAt = (dy) => (!grid || Math.abs(dy) <= r / 2 ? half : half * (r - Math.abs(dy)) / (r / 2)); // a hex narrows past its sides
+  const rows = [];
+  for (let t = top; t + ROW - 2 <= bottom; t += ROW) {
+    const w = Math.min(widthAt(t - 1 - y), widthAt(t + ROW - 2 - y)) - 6;
+    if (w * 2 >= FIGURE_W) rows.push([x - w, x + w, t]);
+  }
+  return rows;
+}
+
+// One drawn thing: a figure (disc), a labelled chip, or a dot (a chip that leaves its place's
+// numbers readable); `ids` are the entities it stands for, `n` of them when grouped.
+function thingItem(u, t, dot) {
+  const layout = u.board.layout, fig = layout.figures || {}, ent = typeof t === "string" ? u.view.entities[t] : null;
+  const name = ent ? word(u, t) : "?", ids = ent ? [t] : [];
+  if (ent && (fig.kinds || []).includes(ent.kind)) {
+    return { shape: "figure", ids, name, n: 1, injuries: (fig.injuries && ent.props[fig.injuries]) || 0,
+      colour: colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component) };
+  }
+  const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
+  const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
+  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > 15 ? `${full.slice(0, 14)}…` : full,
+    colour: colourOf(ent ? ent.component || ent.kind : name) };
+}
+
+// Alike things (same shape, name, colour, injuries) as one item counted "×N".
+function grouped(items) {
+  const groups = new Map();
+  items.forEach((it) => {
+    const key = [it.shape, it.name, it.text, it.colour, it.injuries].join("|");
+    const g = groups.get(key);
+    if (g) { g.n += 1; g.ids.push(...it.ids); } else groups.set(key, { ...it, ids: [...it.ids] });
   });
+  return [...groups.values()];
+}
+
+const countText = (it) => (it.n > 1 ? `×${it.n}` : "");
+const marksWidth = (it) => (it.injuries ? 7 * (1 + String(it.injuries).length) : 0) + (it.n > 1 ? 2 + 6.5 * countText(it).length : 0);
+
+function itemWidth(it, widest) {
+  if (it.shape === "figure") return FIGURE_W + marksWidth(it);
+  if (it.shape === "dot") return 12 + marksWidth(it);
+  return Math.min(widest, 8 + 6.2 * (it.text.length + (it.n > 1 ? 1 + countText(it).length : 0)));
+}
+
+// The items in the rows, left to right, or null when they do not fit.
+function fitRows(items, rows, centred) {
+  const widest = Math.max(...rows.map(([l, r]) => r - l)), placed = [];
+  let row = 0, x = rows.length ? rows[0][0] : 0;
+  for (const it of items) {
+    const w = itemWidth(it, widest);
+    while (row < rows.length && x + w > rows[row][1] + 0.5) { row += 1; x = row < rows.length ? rows[row][0] : 0; }
+    if (row >= rows.length) return null;
+    placed.push({ it, x, y: rows[row][2], w });
+    x += w + GAP;
+  }
+  if (centred && rows.length) { // a link's dots centred on it
+    const used = Math.max(...placed.filter((p) => p.y === rows[0][2]).map((p) => p.x + p.w), rows[0][0]);
+    const shift = Math.max(0, (rows[0][1] - used) / 2);
+    placed.forEach((p) => { p.x += shift; });
+  }
+  return placed;
+}
+
+// Each thing on its own; if they do not fit, alike ones counted; then chips as dots; at last the
+// rest as a "+N" chip (all of them in its tooltip).
+function layoutThings(u, things, rows, small) {
+  const figuresFirst = (items) => [...items].sort((a, b) => (b.shape === "figure") - (a.shape === "figure")); // discs share a row
+  const plain = figuresFirst(things.map((t) => thingItem(u, t, small))), dots = figuresFirst(things.map((t) => thingItem(u, t, true)));
+  for (const items of [plain, grouped(plain), grouped(dots)]) {
+    const placed = fitRows(items, rows, small);
+    if (placed) return placed;
+  }
+  const items = grouped(dots);
+  for (let keep = items.length - 1; keep >= 0; keep--) {
+    const rest = items.slice(keep), more = { shape: "chip", ids: rest.flatMap((it) => it.ids), n: 1,
+      name: rest.map((it) => (it.n > 1 ? `${it.name} ×${it.n}` : it.name)).join(", "), text: `+${rest.reduce((s, it) => s + it.n, 0)}` };
+    const placed = fitRows([...items.slice(0, keep), more], rows, small);
+    if (placed) return placed;
+  }
+  return [];
+}
+
+function drawThings(u, layer, things, rows, where, small) {
+  layoutThings(u, things, rows, small).forEach(({ it, x, y, w }) => {
+    const target = it.ids.find((id) => optionsNaming(u, id).length) || it.ids[0];
+    const cls = it.shape === "figure" ? "figure" : it.shape === "dot" ? "chip dot" : "chip";
+    const g = target ? clickable(svg("g", { class: cls }), u, target) : svg("g", { class: cls });
+    g.dataset.place = where;
+    let marks = x + (it.shape === "figure" ? FIGURE_W : 12);
+    if (it.shape === "dot") {
+      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: it.colour }));
+    } else if (it.shape === "figure") {
+      g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: it.colour }),
+        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, it.name.slice(0, 2)));
+    } else {
+      const label = it.n > 1 ? `${it.text} ${countText(it)}` : it.text;
+      g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, label));
+      marks = null;
+    }
+    if (marks !== null && it.n > 1) {
+      g.append(svg("text", { x: marks, y: y + 13, class: "count" }, countText(it)));
+      marks += 2 + 6.5 * countText(it).length;
+    }
+    if (marks !== null && it.injuries) g.append(svg("text", { x: marks, y: y + 13, class: "injuries" }, `✕${it.injuries}`));
+    g.append(svg("title", {}, it.ids.length ? it.ids.map((id) => thingTitle(u, id)).join("\n") : it.name));
+    layer.append(g);
+  });
+}
+
+function thingTitle(u, id) {
+  const props = propsText(u, u.view.entities[id].props);
+  return props ? `${word(u, id)} — ${props}` : word(u, id);
 }
 
 function drawTracks(u, board) {
