@@ -50,7 +50,7 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 
 # What a player would see wrong on a board, measured in the page (one list a kind of fault):
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
-# over each other or over a room.
+# over each other or over a room, a text past its box or squeezed beyond reading.
 FAULTS = """() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
@@ -62,6 +62,20 @@ FAULTS = """() => {
   const shapes = all("#board g.place").map((g) => [g, box(g.querySelector("rect, polygon"))]);
   const rooms = all("#board g.place > rect").map(box);
   const numbers = all("#board .link text.number");
+  const squeezed = (t) => {  // its own width over the width it is squeezed into
+    if (!t.getAttribute("textLength")) return 1;
+    const c = t.cloneNode(true);
+    c.removeAttribute("textLength");
+    t.parentNode.append(c);
+    const ratio = c.getBBox().width / Number(t.getAttribute("textLength"));
+    c.remove();
+    return ratio;
+  };
+  const boxed = all("#board g.place").flatMap((g) => {
+    const shape = g.querySelector("rect, polygon"), frame = shape && box(shape);
+    return [...g.querySelectorAll(":scope > text")].filter((t) => !frame || !inside(box(t), frame) || squeezed(t) > 1.2).map(said);
+  });
+  const html = all("#table *").filter((n) => !(n instanceof SVGElement) && n.clientWidth && n.scrollWidth > n.clientWidth + 1);
   return {
     names_covered: all("#board text.place-name").filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
     things_outside: things.filter((g) => {
@@ -71,6 +85,8 @@ FAULTS = """() => {
     numbers_over_numbers: numbers.flatMap((a, i) => numbers.slice(i + 1).filter((b) => overlap(box(a), box(b)))
       .map((b) => `${said(a)} / ${said(b)}`)),
     numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),
+    text_past_its_box: boxed,
+    html_overflow: html.map((n) => n.id || n.className || n.tagName),
   };
 }"""
 # module, seats, seed, options, seat 1's random choices: tables crowded enough to show the faults

@@ -259,6 +259,7 @@ function drawPlace(u, id, [x, y], nameBottom) {
 // A place's name in the box's width: on one line, else on two at a smaller size, squeezed only
 // when a word alone is still too wide; the whole name is the place's tooltip.
 const NAME_CHARS = 17, SMALL_CHARS = 19; // what one line of a box holds at the name's size, at the smaller size
+const NAME_LINES = 4; // the most a box holds above one row of what lies in it
 function nameLines(name) {
   if (name.length <= NAME_CHARS) return [name];
   const words = name.split(" ");
@@ -268,10 +269,10 @@ function nameLines(name) {
     if (best.length === 1 || Math.max(...split.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = split;
   }
   if (Math.max(...best.map((l) => l.length)) <= SMALL_CHARS + 5) return best; // squeezed a little at most
-  const lines = [""]; // a very long name: filled line by line, the rest on a third
+  const lines = [""]; // a very long name: filled line by line (squeezed a little at most), the rest on the last
   words.forEach((w) => {
     const last = lines.length - 1;
-    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS && lines.length < 3) lines.push(w);
+    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS + 2 && lines.length < NAME_LINES) lines.push(w);
     else lines[last] = lines[last] ? `${lines[last]} ${w}` : w;
   });
   return lines;
