@@ -50,7 +50,8 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 
 # What a player would see wrong on a board, measured in the page (one list a kind of fault):
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
-# over each other or over a room, a text past its box or squeezed beyond reading.
+# over each other or over a room, a text past its box or squeezed beyond reading, a track drawn
+# as bare text, a track's counter repeated under the board.
 FAULTS = """() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
@@ -71,11 +72,12 @@ FAULTS = """() => {
     c.remove();
     return ratio;
   };
-  const boxed = all("#board g.place").flatMap((g) => {
+  const boxed = all("#board g.place, #board g.track, #board g.pile").flatMap((g) => {
     const shape = g.querySelector("rect, polygon"), frame = shape && box(shape);
     return [...g.querySelectorAll(":scope > text")].filter((t) => !frame || !inside(box(t), frame) || squeezed(t) > 1.2).map(said);
   });
   const html = all("#table *").filter((n) => !(n instanceof SVGElement) && n.clientWidth && n.scrollWidth > n.clientWidth + 1);
+  const counters = document.getElementById("counters").textContent;
   return {
     names_covered: all("#board text.place-name").filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
     things_outside: things.filter((g) => {
@@ -87,6 +89,9 @@ FAULTS = """() => {
     numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),
     text_past_its_box: boxed,
     html_overflow: html.map((n) => n.id || n.className || n.tagName),
+    bare_tracks: all("#board g.track").filter((g) => g.querySelectorAll("rect:not(.panel)").length < 2).map((g) => said(g)),
+    tracks_repeated: all("#board g.track").map((g) => (g.querySelector("title") || g.querySelector("text")).textContent.split(":")[0])
+      .filter((name) => counters.includes(name)),
   };
 }"""
 # module, seats, seed, options, seat 1's random choices: tables crowded enough to show the faults

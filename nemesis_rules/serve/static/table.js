@@ -455,19 +455,40 @@ function thingTitle(u, id) {
   return props ? `${word(u, id)} — ${props}` : word(u, id);
 }
 
+// ---- the column beside the board: tracks and piles, each in a box of the same width
+const PANEL_W = 190;
+
+// A text in a box's width: at a smaller size when too wide, squeezed when still too wide.
+function fitText(g, t, width) {
+  g.append(t);
+  if (t.getComputedTextLength() <= width) return t;
+  t.classList.add("small");
+  if (t.getComputedTextLength() > width) {
+    t.setAttribute("textLength", width);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return t;
+}
+
+// A track's spaces: 1 to the entity's prop when the layout names one, else the counter's bounds.
+function trackSpaces(u, t) {
+  const ent = t.entity ? u.view.entities[t.entity] : null;
+  if (ent && t.spaces && ent.props[t.spaces]) return [1, ent.props[t.spaces]];
+  return (u.board.bounds || {})[t.counter] || [1, 0];
+}
+
 function drawTracks(u, board) {
   (u.board.layout.tracks || []).forEach((t) => {
-    const value = u.view.counters[t.counter];
-    const ent = t.entity ? u.view.entities[t.entity] : null;
-    const spaces = ent && t.spaces ? ent.props[t.spaces] : null;
+    const value = u.view.counters[t.counter], [x, y] = t.at, [first, last] = trackSpaces(u, t);
     const g = svg("g", { class: "track" });
-    g.append(svg("text", { x: t.at[0], y: t.at[1] - 4 }, `${word(u, t.counter)}: ${value === undefined ? "-" : value}`));
-    const n = spaces || 0, cell = Math.min(12, 190 / Math.max(n, 1));
-    for (let i = 1; i <= n; i++) {
-      g.append(svg("rect", { x: t.at[0] + (i - 1) * cell, y: t.at[1], width: cell - 1, height: 12,
-        class: i === value ? "on" : "" }));
-    }
+    g.append(svg("rect", { x, y, width: PANEL_W, height: 44, rx: 4, class: "panel" }), svg("title", {}, word(u, t.counter)));
     board.append(g);
+    fitText(g, svg("text", { x: x + 8, y: y + 16 }, word(u, t.counter)), PANEL_W - 16);
+    g.append(svg("text", { x: x + 8, y: y + 36, class: "count" }, value === undefined ? "-" : String(value)));
+    const cell = Math.min(12, (PANEL_W - 42) / Math.max(last - first + 1, 1));
+    for (let i = first; i <= last; i++) {
+      g.append(svg("rect", { x: x + 34 + (i - first) * cell, y: y + 26, width: cell - 1, height: 12, class: i === value ? "on" : "" }));
+    }
   });
 }
 
@@ -475,10 +496,10 @@ function drawPiles(u, board) {
   Object.entries(u.board.layout.piles || {}).forEach(([zone, [x, y]]) => {
     const z = u.view.zones[zone];
     const g = svg("g", { class: "pile" });
-    g.append(svg("rect", { x, y, width: 190, height: 38, rx: 4 }),
-      svg("text", { x: x + 8, y: y + 16 }, word(u, zone)),
-      svg("text", { x: x + 8, y: y + 32, class: "count" }, z ? String(z.size) : "-"));
+    g.append(svg("rect", { x, y, width: PANEL_W, height: 38, rx: 4 }), svg("title", {}, word(u, zone)));
     board.append(g);
+    fitText(g, svg("text", { x: x + 8, y: y + 16 }, word(u, zone)), PANEL_W - 16);
+    g.append(svg("text", { x: x + 8, y: y + 32, class: "count" }, z ? String(z.size) : "-"));
   });
 }
 
@@ -602,7 +623,8 @@ function drawResult(u) {
 function drawScreen(u) {
   const screen = u.screen;
   $("title").textContent = screen.title;
-  $("counters").textContent = screen.counters.map(([k, v]) => `${k}: ${v}`).join("   ");
+  const onBoard = new Set(((u.board.layout || {}).tracks || []).map((t) => word(u, t.counter))); // drawn as tracks already
+  $("counters").textContent = screen.counters.filter(([k]) => !onBoard.has(k)).map(([k, v]) => `${k}: ${v}`).join("   ");
   $("panels").replaceChildren(...(u.board.layout ? [] : screen.panels.map(drawPanel)));
 }
 
