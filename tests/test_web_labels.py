@@ -50,8 +50,8 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 
 # What a player would see wrong on a board, measured in the page (one list a kind of fault):
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
-# over each other or over a room, a text past its box or squeezed beyond reading, a track drawn
-# as bare text, a track's counter repeated under the board.
+# over each other, over a room or over what lies in a link, a text past its box or squeezed beyond
+# reading, a track drawn as bare text, a track's counter repeated under the board.
 FAULTS = """() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
@@ -87,6 +87,7 @@ FAULTS = """() => {
     numbers_over_numbers: numbers.flatMap((a, i) => numbers.slice(i + 1).filter((b) => overlap(box(a), box(b)))
       .map((b) => `${said(a)} / ${said(b)}`)),
     numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),
+    numbers_over_things: numbers.filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
     text_past_its_box: boxed,
     html_overflow: html.map((n) => n.id || n.className || n.tagName),
     bare_tracks: all("#board g.track").filter((g) => g.querySelectorAll("rect:not(.panel)").length < 2).map((g) => said(g)),

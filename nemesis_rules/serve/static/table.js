@@ -170,11 +170,12 @@ function drawBoard(u) {
   const linkLayer = svg("g", { class: "links" }), placeLayer = svg("g", { class: "places" });
   const thingLayer = svg("g", { class: "things" });
   board.append(linkLayer, placeLayer, thingLayer);
-  const midpoints = {}, taken = boxesOf(at, layout); // a number never covers a room nor another number
-  links(u).forEach((l) => {
-    if (!at[l.a] || !at[l.b]) return;
+  const held = heldThings(u), isStub = (l) => stubKinds.has(kindOf(l.id)) && !linkKinds.has(kindOf(l.id));
+  const drawn = links(u).filter((l) => at[l.a] && at[l.b]);
+  const taken = boxesOf(at, layout); // a number never covers a room nor another number, nor what lies in a link
+  drawn.forEach((l) => {
     const [x1, y1] = at[l.a], [x2, y2] = at[l.b];
-    if (stubKinds.has(kindOf(l.id)) && !linkKinds.has(kindOf(l.id))) {
+    if (isStub(l)) {
       const g = clickable(svg("g", { class: "stub" }), u, l.id);
       g.append(svg("circle", { cx: x1 - PLACE_W / 2 + 10, cy: y1 - PLACE_H / 2 + 10, r: 9 }),
         svg("text", { x: x1 - PLACE_W / 2 + 10, y: y1 - PLACE_H / 2 + 14, "text-anchor": "middle" }, labelText(l.la)),
@@ -186,19 +187,14 @@ function drawBoard(u) {
     const g = clickable(svg("g", { class: laid ? "link" : "link unlaid" }), u, l.id);
     g.append(svg("line", { x1, y1, x2, y2 }), svg("title", {}, word(u, l.id)));
     linkLayer.append(g);
-    if (laid && layout.numbers !== false) drawNumbers(g, l, at[l.a], at[l.b], taken);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
-    midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
+    if (laid && layout.numbers !== false) drawNumbers(g, l, lineOf(at[l.a], at[l.b]), taken);
+  });
+  const midpoints = {};
+  drawn.filter((l) => !isStub(l) && (held[l.id] || []).length).forEach((l) => {
+    midpoints[l.id] = linkSpot(lineOf(at[l.a], at[l.b]), held[l.id].length, taken);
   });
   const nameBottom = {};
   Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p, nameBottom)));
-  const held = {}; // every zone of a place or a link, drawn together so that no two zones overlap
-  Object.entries(view.zones).forEach(([key, zone]) => {
-    const where = owner(key);
-    if (!where || (layout.tiles || []).includes(zoneName(key)) || (layout.hidden || []).includes(zoneName(key))) return;
-    if (key.startsWith(`${layout.laid}@`)) return;
-    (held[where] = held[where] || []).push(...members(zone));
-  });
   Object.entries(held).forEach(([where, things]) => {
     if (!things.length) return;
     if (at[where]) drawThings(u, thingLayer, things, roomRows(u, where, at[where], nameBottom[where]), where);
@@ -206,6 +202,18 @@ function drawBoard(u) {
   });
   drawTracks(u, board);
   drawPiles(u, board);
+}
+
+// Every zone of a place or a link (but its tiles, its hidden zones and what lays a link) by
+// owner, drawn together so that no two zones overlap.
+function heldThings(u) {
+  const layout = u.board.layout, held = {};
+  Object.entries(u.view.zones).forEach(([key, zone]) => {
+    const where = owner(key), name = zoneName(key);
+    if (!where || (layout.tiles || []).includes(name) || (layout.hidden || []).includes(name) || name === layout.laid) return;
+    (held[where] = held[where] || []).push(...members(zone));
+  });
+  return held;
 }
 
 function face(u, id) {
@@ -293,7 +301,8 @@ function drawName(g, name, x, top, width) {
 }
 
 // ---- corridor numbers: each end's number on its own line, at the first spot (from its room's
-// box along the line, then beside it) that covers no room and no number already drawn
+// box along the line, then beside it) that covers no room and no number already drawn; then what
+// lies in the link, at the first free spot from its middle
 function boxesOf(at, layout) {
   return Object.keys(layout.places || {}).filter((id) => at[id])
     .map((id) => ({ x: at[id][0] - PLACE_W / 2, y: at[id][1] - PLACE_H / 2, width: PLACE_W, height: PLACE_H }));
@@ -301,9 +310,30 @@ function boxesOf(at, layout) {
 
 const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-function drawNumbers(g, l, [x1, y1], [x2, y2], taken) {
+// A link's line: its length, its direction, and how far from each centre it leaves the box.
+function lineOf([x1, y1], [x2, y2]) {
   const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-  const edge = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)); // centre to box edge
+  return { x1, y1, len, ux, uy, edge: Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) };
+}
+
+// The first spot, nearest `from` first (toward `dir`; both ways when 0), whose box (`size`, from
+// the spot) covers nothing taken; the box is taken. Null when there is none.
+function freeSpot(line, from, dir, size, asides, taken) {
+  const { x1, y1, len, ux, uy, edge } = line;
+  for (let d = 0; d <= Math.max(len - 2 * edge, 0); d += 3) {
+    for (const along of dir ? [from + dir * d] : [from + d, from - d]) {
+      for (const aside of asides) {
+        const cx = x1 + ux * along - uy * aside, cy = y1 + uy * along + ux * aside;
+        const box = { x: cx + size.x, y: cy + size.y, width: size.width, height: size.height };
+        if (!taken.some((b) => overlaps(b, box))) { taken.push(box); return [cx, cy]; }
+      }
+    }
+  }
+  return null;
+}
+
+function drawNumbers(g, l, line, taken) {
+  const { x1, y1, len, ux, uy, edge } = line;
   const once = labelText(l.la) === labelText(l.lb) && edge + 12 >= 0.45 * len; // a short link with one number at both ends: once, in its middle
   const ends = once ? [[l.la, len / 2, 0]] : [[l.la, edge, 1], [l.lb, len - edge, -1]];
   ends.forEach(([label, from, dir]) => {
@@ -312,24 +342,20 @@ function drawNumbers(g, l, [x1, y1], [x2, y2], taken) {
     const t = svg("text", { x: 0, y: 0, class: "number" }, text);
     g.append(t);
     const m = t.getBBox(), size = m.width ? m : { x: -4 * text.length, y: -12, width: 8 * text.length, height: 15 };
-    const spot = numberSpots(from, dir, len - 2 * edge).map(([along, aside]) => {
-      const cx = x1 + ux * along - uy * aside, cy = y1 + uy * along + ux * aside + 4.5;
-      return { cx, cy, box: { x: cx + size.x - 1, y: cy + size.y, width: size.width + 2, height: size.height } };
-    }).find((c) => !taken.some((b) => overlaps(b, c.box))) || { cx: x1 + ux * from, cy: y1 + uy * from + 4.5 };
-    t.setAttribute("x", spot.cx);
-    t.setAttribute("y", spot.cy);
-    if (spot.box) taken.push(spot.box);
+    const baseline = 4.5; // the number's middle on the spot
+    const [cx, cy] = freeSpot(line, from, dir, { x: size.x - 1, y: size.y + baseline, width: size.width + 2, height: size.height },
+      [0, 11, -11, 20, -20], taken) || [x1 + ux * from, y1 + uy * from];
+    t.setAttribute("x", cx);
+    t.setAttribute("y", cy + baseline);
   });
 }
 
-// Where a number may go, nearest first: [distance from the link's first end, distance beside it].
-function numberSpots(from, dir, gap) {
-  const spots = [];
-  for (let d = 0; d <= Math.max(gap, 0); d += 3) {
-    const along = dir ? [from + dir * d] : [from + d, from - d];
-    along.forEach((a) => [0, 11, -11, 20, -20].forEach((aside) => spots.push([a, aside])));
-  }
-  return spots;
+// Where what lies in a link goes (its row's middle): beside the line's middle when free, else the
+// first free spot from there.
+function linkSpot(line, n, taken) {
+  const width = Math.min(60, 16 * n), side = 11;
+  return freeSpot(line, line.len / 2, 0, { x: -width / 2, y: -9, width, height: 21 }, [side, -side, 0, 2 * side, -2 * side], taken)
+    || [line.x1 + line.ux * line.len / 2 - side * line.uy, line.y1 + line.uy * line.len / 2 + side * line.ux];
 }
 
 // ---- what lies in a place: in rows inside its shape, under its name
