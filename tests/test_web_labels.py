@@ -50,9 +50,10 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 
 # What a player would see wrong on a board, measured in the page (one list a kind of fault):
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
-# over each other, over a room or over what lies in a link, a text past its box or squeezed beyond
-# reading, a track drawn as bare text, a track's counter repeated under the board.
-FAULTS = """() => {
+# over each other, over a room or over what lies in a link, a room's mark over a name, a figure's
+# letters that do not stand out from its disc, a text past its box or squeezed beyond reading, a
+# track drawn as bare text, a track's counter repeated under the board.
+FAULTS = r"""() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
   const inside = (a, b) => a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1
@@ -74,10 +75,16 @@ FAULTS = """() => {
   };
   const boxed = all("#board g.place, #board g.track, #board g.pile").flatMap((g) => {
     const shape = g.querySelector("rect, polygon"), frame = shape && box(shape);
-    return [...g.querySelectorAll(":scope > text")].filter((t) => !frame || !inside(box(t), frame) || squeezed(t) > 1.2).map(said);
+    return [...g.querySelectorAll(":scope > text:not(.mark)")].filter((t) => !frame || !inside(box(t), frame) || squeezed(t) > 1.2).map(said);
   });
   const html = all("#table *").filter((n) => !(n instanceof SVGElement) && n.clientWidth && n.scrollWidth > n.clientWidth + 1);
   const counters = document.getElementById("counters").textContent;
+  const luminance = (colour) => colour.match(/[\d.]+/g).slice(0, 3).map((c) => c / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const contrast = (disc, text) => {  // WCAG's contrast ratio of the disc's fill and its letters'
+    const [a, b] = [disc, text].map((n) => luminance(getComputedStyle(n).fill)).sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  };
   return {
     names_covered: all("#board text.place-name").filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
     things_outside: things.filter((g) => {
@@ -88,6 +95,10 @@ FAULTS = """() => {
       .map((b) => `${said(a)} / ${said(b)}`)),
     numbers_over_rooms: numbers.filter((t) => rooms.some((r) => overlap(box(t), r))).map(said),
     numbers_over_things: numbers.filter((t) => things.some((g) => overlap(box(t), box(g)))).map(said),
+    marks_over_names: all("#board text.mark").filter((m) => all("#board text.place-name").some((t) => overlap(box(m), box(t))))
+      .map((m) => m.parentNode.dataset.ref),
+    unreadable_figures: all("#board g.figure").filter((g) => contrast(g.querySelector("circle"), g.querySelector("text")) < 3)
+      .map((g) => g.dataset.ref),
     text_past_its_box: boxed,
     html_overflow: html.map((n) => n.id || n.className || n.tagName),
     bare_tracks: all("#board g.track").filter((g) => g.querySelectorAll("rect:not(.panel)").length < 2).map((g) => said(g)),

@@ -259,7 +259,10 @@ function drawPlace(u, id, [x, y], nameBottom) {
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
     nameBottom[id] = drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
-  if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
+  if (mark) { // off the name: under a hex's top corner (its edges may hold corridors), on a box's upper right corner
+    const [mx, my] = grid ? [x, y - 0.75 * layout.grid.size] : [x + PLACE_W / 2 - 12, y - PLACE_H / 2];
+    g.append(svg("text", { x: mx, y: my + 4, class: "mark" }, "◆"));
+  }
   g.append(svg("title", {}, title));
   return g;
 }
@@ -391,6 +394,18 @@ function thingItem(u, t, dot) {
     colour: colourOf(ent ? ent.component || ent.kind : name) };
 }
 
+// Whether letters on this colour read better light than dark (WCAG's relative luminance).
+const canvas = document.createElement("canvas").getContext("2d");
+function lightInk(colour) {
+  canvas.fillStyle = "#000";
+  canvas.fillStyle = colour || "#000";
+  const hex = canvas.fillStyle; // "#rrggbb" (a colour with transparency reads "rgba(...)": left dark)
+  if (!/^#[0-9a-f]{6}$/i.test(hex)) return false;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18;
+}
+
 // Alike things (same shape, name, colour, injuries) as one item counted "×N".
 function grouped(items) {
   const groups = new Map();
@@ -460,7 +475,7 @@ function drawThings(u, layer, things, rows, where, small) {
       g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: it.colour }));
     } else if (it.shape === "figure") {
       g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: it.colour }),
-        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, it.name.slice(0, 2)));
+        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle", class: lightInk(it.colour) ? "light" : "" }, it.name.slice(0, 2)));
     } else {
       const label = it.n > 1 ? `${it.text} ${countText(it)}` : it.text;
       g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, label));
