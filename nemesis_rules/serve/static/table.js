@@ -376,6 +376,7 @@ function roomRows(u, id, [x, y], below) {
     const w = Math.min(widthAt(t - 1 - y), widthAt(t + ROW - 2 - y)) - 6;
     if (w * 2 >= FIGURE_W) rows.push([x - w, x + w, t]);
   }
+  if (!rows.length) rows.push([x - half + 6, x + half - 6, bottom - ROW + 2]); // a name that fills its place: one row at its foot, never none
   return rows;
 }
 
@@ -395,11 +396,11 @@ function thingItem(u, t, dot) {
 }
 
 // Whether letters on this colour read better light than dark (WCAG's relative luminance).
-const canvas = document.createElement("canvas").getContext("2d");
+const colourProbe = document.createElement("canvas").getContext("2d"); // reads any CSS colour as "#rrggbb"
 function lightInk(colour) {
-  canvas.fillStyle = "#000";
-  canvas.fillStyle = colour || "#000";
-  const hex = canvas.fillStyle; // "#rrggbb" (a colour with transparency reads "rgba(...)": left dark)
+  colourProbe.fillStyle = "#000";
+  colourProbe.fillStyle = colour || "#000";
+  const hex = colourProbe.fillStyle; // "#rrggbb" (a colour with transparency reads "rgba(...)": left dark)
   if (!/^#[0-9a-f]{6}$/i.test(hex)) return false;
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
     .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
@@ -464,6 +465,9 @@ function layoutThings(u, things, rows, small) {
   return [];
 }
 
+// What lies in a place or a link (`small`: chips as dots, so that its numbers stay readable), in
+// the rows given: figures as discs (their colour, a count, their injuries), the rest as chips;
+// each tooltip names every entity drawn there.
 function drawThings(u, layer, things, rows, where, small) {
   layoutThings(u, things, rows, small).forEach(({ it, x, y, w }) => {
     const target = it.ids.find((id) => optionsNaming(u, id).length) || it.ids[0];
