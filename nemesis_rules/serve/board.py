@@ -11,6 +11,7 @@ from typing import Any
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import render
 from nemesis_rules.dsl.describe import phrases
+from nemesis_rules.ruleset.compose import Composition
 from nemesis_rules.ruleset.layout import layout_for, link_ends
 
 
@@ -26,7 +27,7 @@ def board_data(rules: Ruleset, seen: dict[str, Any]) -> dict[str, Any]:
             "names": names, "texts": _texts(rules, seen, names), "words": phrases(rules.lang).page}
 
 
-def _bounds(comp: Any, layout: dict[str, Any] | None) -> dict[str, list[int]]:
+def _bounds(comp: Composition, layout: dict[str, Any] | None) -> dict[str, list[int]]:
     """[min, max] of each counter the layout draws as a track: its spaces when no entity gives them."""
     tracks = (layout or {}).get("tracks") or ()
     return {t["counter"]: [comp.counters[t["counter"]].value.min, comp.counters[t["counter"]].value.max]
