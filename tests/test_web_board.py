@@ -90,6 +90,16 @@ def test_the_base_board_data_names_what_the_seat_sees_and_the_text_of_its_cards(
     assert others == [] and not set(data["texts"]) & set(others)
 
 
+
+@pytest.mark.parametrize(("modules", "game_options", "bounds"), [
+    (("base",), {}, {"time": [0, 15], "self_destruct": [0, 7], "destination": [0, 3]}),
+    (("lockdown",), {"board": "provisional"}, {"time_slot": [0, 15], "autodestruction_slot": [0, 15]}),
+    (("retaliation",), {}, {"round_track": [0, 14], "autodestruction_space": [0, 15]})])
+def test_the_board_data_gives_the_bounds_of_each_counter_drawn_as_a_track(modules, game_options, bounds):
+    """A track no entity gives spaces to has one a value of its counter (base DECISIONS L7)."""
+    rules = cached_rules(modules, "en")
+    game = Game.new(rules, 2, 0, **game_options)
+    assert board_data(rules, game.view(0))["bounds"] == bounds
 BAD_LAYOUT = """\
 layouts:
   broken:

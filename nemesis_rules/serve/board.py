@@ -11,19 +11,27 @@ from typing import Any
 from nemesis_rules.api import Ruleset
 from nemesis_rules.cli import render
 from nemesis_rules.dsl.describe import phrases
+from nemesis_rules.ruleset.compose import Composition
 from nemesis_rules.ruleset.layout import layout_for, link_ends
 
 
 def board_data(rules: Ruleset, seen: dict[str, Any]) -> dict[str, Any]:
     """The layout that fits the game's options (None: the modules declare none), the ends of its
-    printed links, every seen entity's name, the text of the seat's own entities, and the page's
-    own words in the table's language."""
+    printed links, the bounds of the counters it draws as tracks, every seen entity's name, the
+    text of the seat's own entities, and the page's own words in the table's language."""
     comp = rules.composition
     layout = layout_for(comp, seen["options"])
     names = _words(rules, seen)
     names.update((eid, rules.label(ent["component"] or eid)) for eid, ent in seen["entities"].items())
-    return {"layout": layout, "ends": link_ends(comp, layout) if layout else {},
+    return {"layout": layout, "ends": link_ends(comp, layout) if layout else {}, "bounds": _bounds(comp, layout),
             "names": names, "texts": _texts(rules, seen, names), "words": phrases(rules.lang).page}
+
+
+def _bounds(comp: Composition, layout: dict[str, Any] | None) -> dict[str, list[int]]:
+    """[min, max] of each counter the layout draws as a track: its spaces when no entity gives them."""
+    tracks = (layout or {}).get("tracks") or ()
+    return {t["counter"]: [comp.counters[t["counter"]].value.min, comp.counters[t["counter"]].value.max]
+            for t in tracks if t["counter"] in comp.counters}
 
 
 def _words(rules: Ruleset, seen: dict[str, Any]) -> dict[str, str]:

@@ -102,6 +102,8 @@ _BOARD = {
                                                              "(docs/modding.md, Drawing the board), or null"},
         "ends": {"type": "object", "description": "each printed link of the layout: id -> [end a, end b, label at a, "
                                                   "label at b]"},
+        "bounds": {"type": "object", "description": "each counter the layout draws as a track: counter -> [min, "
+                                                    "max], its spaces when no entity gives them"},
         "names": {"type": "object", "description": "each entity of the view: id -> its name; and the label of "
                                                   "every prop, text prop value, zone and counter of the view"},
         "texts": {"type": "object", "description": "what the face of each seen entity in a player's zone and of "

@@ -170,11 +170,12 @@ function drawBoard(u) {
   const linkLayer = svg("g", { class: "links" }), placeLayer = svg("g", { class: "places" });
   const thingLayer = svg("g", { class: "things" });
   board.append(linkLayer, placeLayer, thingLayer);
-  const midpoints = {};
-  links(u).forEach((l) => {
-    if (!at[l.a] || !at[l.b]) return;
+  const held = heldThings(u), isStub = (l) => stubKinds.has(kindOf(l.id)) && !linkKinds.has(kindOf(l.id));
+  const drawn = links(u).filter((l) => at[l.a] && at[l.b]);
+  const taken = boxesOf(at, layout); // a number never covers a room nor another number, nor what lies in a link
+  drawn.forEach((l) => {
     const [x1, y1] = at[l.a], [x2, y2] = at[l.b];
-    if (stubKinds.has(kindOf(l.id)) && !linkKinds.has(kindOf(l.id))) {
+    if (isStub(l)) {
       const g = clickable(svg("g", { class: "stub" }), u, l.id);
       g.append(svg("circle", { cx: x1 - PLACE_W / 2 + 10, cy: y1 - PLACE_H / 2 + 10, r: 9 }),
         svg("text", { x: x1 - PLACE_W / 2 + 10, y: y1 - PLACE_H / 2 + 14, "text-anchor": "middle" }, labelText(l.la)),
@@ -185,32 +186,34 @@ function drawBoard(u) {
     const laid = !layout.laid || members(view.zones[`${layout.laid}@${l.id}`]).length > 0;
     const g = clickable(svg("g", { class: laid ? "link" : "link unlaid" }), u, l.id);
     g.append(svg("line", { x1, y1, x2, y2 }), svg("title", {}, word(u, l.id)));
-    if (laid && layout.numbers !== false) {
-      const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-      const out = Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) + 12; // past the box
-      const t = Math.min(0.45, out / len);
-      const ends = labelText(l.la) === labelText(l.lb) && t === 0.45 ? [[l.la, 0.5]] : [[l.la, t], [l.lb, 1 - t]]; // a short link with one number at both ends: once
-      ends.forEach(([label, at]) => {
-        const text = labelText(label);
-        if (text) g.append(svg("text", { x: x1 + (x2 - x1) * at, y: y1 + (y2 - y1) * at + 4, class: "number" }, text));
-      });
-    }
     linkLayer.append(g);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, side = 11; // what lies in it goes beside the line, off its numbers
-    midpoints[l.id] = [(x1 + x2) / 2 - side * (y2 - y1) / len, (y1 + y2) / 2 + side * (x2 - x1) / len];
+    if (laid && layout.numbers !== false) drawNumbers(g, l, lineOf(at[l.a], at[l.b]), taken);
   });
-  Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p)));
-  Object.entries(view.zones).forEach(([key, zone]) => {
-    const where = owner(key);
-    if (!where || (layout.tiles || []).includes(zoneName(key)) || (layout.hidden || []).includes(zoneName(key))) return;
-    if (key.startsWith(`${layout.laid}@`)) return;
-    const things = members(zone);
+  const midpoints = {};
+  drawn.filter((l) => !isStub(l) && (held[l.id] || []).length).forEach((l) => {
+    midpoints[l.id] = linkSpot(lineOf(at[l.a], at[l.b]), held[l.id].length, taken);
+  });
+  const nameBottom = {};
+  Object.entries(at).forEach(([id, p]) => placeLayer.append(drawPlace(u, id, p, nameBottom)));
+  Object.entries(held).forEach(([where, things]) => {
     if (!things.length) return;
-    if (at[where]) drawThings(u, thingLayer, things, at[where][0] - PLACE_W / 2 + 6, at[where][1] - 6, PLACE_W - 12);
-    else if (midpoints[where]) drawThings(u, thingLayer, things, midpoints[where][0] - 30, midpoints[where][1] - 8, 60, true);
+    if (at[where]) drawThings(u, thingLayer, things, roomRows(u, where, at[where], nameBottom[where]), where);
+    else if (midpoints[where]) drawThings(u, thingLayer, things, [[midpoints[where][0] - 30, midpoints[where][0] + 30, midpoints[where][1] - 8]], where, true);
   });
   drawTracks(u, board);
   drawPiles(u, board);
+}
+
+// Every zone of a place or a link (but its tiles, its hidden zones and what lays a link) by
+// owner, drawn together so that no two zones overlap.
+function heldThings(u) {
+  const layout = u.board.layout, held = {};
+  Object.entries(u.view.zones).forEach(([key, zone]) => {
+    const where = owner(key), name = zoneName(key);
+    if (!where || (layout.tiles || []).includes(name) || (layout.hidden || []).includes(name) || name === layout.laid) return;
+    (held[where] = held[where] || []).push(...members(zone));
+  });
+  return held;
 }
 
 function face(u, id) {
@@ -222,7 +225,7 @@ function face(u, id) {
   return null;
 }
 
-function drawPlace(u, id, [x, y]) {
+function drawPlace(u, id, [x, y], nameBottom) {
   const layout = u.board.layout, view = u.view;
   const shown = face(u, id);
   const g = clickable(svg("g", { class: "place" }), u, id);
@@ -254,9 +257,12 @@ function drawPlace(u, id, [x, y]) {
   if (shown || !grid) {
     const number = view.entities[id] && view.entities[id].props.number;
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
-    drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
+    nameBottom[id] = drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
-  if (mark) g.append(svg("text", { x: x + PLACE_W / 2 - 14, y: y - PLACE_H / 2 + 22, class: "mark" }, "◆"));
+  if (mark) { // off the name: under a hex's top corner (its edges may hold corridors), on a box's upper right corner
+    const [mx, my] = grid ? [x, y - 0.75 * layout.grid.size] : [x + PLACE_W / 2 - 12, y - PLACE_H / 2];
+    g.append(svg("text", { x: mx, y: my + 4, class: "mark" }, "◆"));
+  }
   g.append(svg("title", {}, title));
   return g;
 }
@@ -264,6 +270,7 @@ function drawPlace(u, id, [x, y]) {
 // A place's name in the box's width: on one line, else on two at a smaller size, squeezed only
 // when a word alone is still too wide; the whole name is the place's tooltip.
 const NAME_CHARS = 17, SMALL_CHARS = 19; // what one line of a box holds at the name's size, at the smaller size
+const NAME_LINES = 4; // the most a box holds above one row of what lies in it
 function nameLines(name) {
   if (name.length <= NAME_CHARS) return [name];
   const words = name.split(" ");
@@ -273,10 +280,10 @@ function nameLines(name) {
     if (best.length === 1 || Math.max(...split.map((l) => l.length)) < Math.max(...best.map((l) => l.length))) best = split;
   }
   if (Math.max(...best.map((l) => l.length)) <= SMALL_CHARS + 5) return best; // squeezed a little at most
-  const lines = [""]; // a very long name: filled line by line, the rest on a third
+  const lines = [""]; // a very long name: filled line by line (squeezed a little at most), the rest on the last
   words.forEach((w) => {
     const last = lines.length - 1;
-    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS && lines.length < 3) lines.push(w);
+    if (lines[last] && (lines[last] + " " + w).length > SMALL_CHARS + 2 && lines.length < NAME_LINES) lines.push(w);
     else lines[last] = lines[last] ? `${lines[last]} ${w}` : w;
   });
   return lines;
@@ -293,55 +300,240 @@ function drawName(g, name, x, top, width) {
     }
     g.append(t);
   });
+  return top + (small ? 13 : 16) + (lines.length - 1) * 12 + 3; // the name's bottom
 }
 
-// Figures as discs (their colour, their injuries), everything else as a small labelled chip; on
-// a link (`small`) a thing that is no figure is a dot, its name in its tooltip, so that the
-// link's numbers stay readable.
-function drawThings(u, layer, things, x0, y0, width, small) {
-  const layout = u.board.layout, fig = layout.figures || {}, view = u.view;
-  let x = small ? x0 + Math.max(0, (width - 16 * things.length) / 2) : x0, y = y0; // a link's dots centred on it
-  things.forEach((t) => {
-    const ent = typeof t === "string" ? view.entities[t] : null;
-    const isFigure = ent && (fig.kinds || []).includes(ent.kind);
-    const name = ent ? word(u, t) : "?";
-    const dot = small && !isFigure;
-    const w = isFigure ? 22 : dot ? 12 : Math.min(width, 8 + 6.2 * Math.min(name.length, 14));
-    if (x + w > x0 + width) { x = x0; y += 22; }
-    const g = ent ? clickable(svg("g", { class: isFigure ? "figure" : dot ? "chip dot" : "chip" }), u, t) : svg("g", { class: "chip" });
-    if (dot) {
-      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: colourOf(ent ? ent.component || ent.kind : name) }));
-    } else if (isFigure) {
-      const c = colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component);
-      g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: c }),
-        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle" }, name.slice(0, 2)));
-      const injuries = fig.injuries ? ent.props[fig.injuries] : 0;
-      if (injuries) g.append(svg("text", { x: x + 18, y: y + 4, class: "injuries" }, `✕${injuries}`));
-    } else {
-      const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-      const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
-      const text = full.length > 15 ? `${full.slice(0, 14)}…` : full; // the whole of it in the tooltip
-      g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, text));
+// ---- corridor numbers: each end's number on its own line, at the first spot (from its room's
+// box along the line, then beside it) that covers no room and no number already drawn; then what
+// lies in the link, at the first free spot from its middle
+function boxesOf(at, layout) {
+  return Object.keys(layout.places || {}).filter((id) => at[id])
+    .map((id) => ({ x: at[id][0] - PLACE_W / 2, y: at[id][1] - PLACE_H / 2, width: PLACE_W, height: PLACE_H }));
+}
+
+const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+// A link's line: its length, its direction, and how far from each centre it leaves the box.
+function lineOf([x1, y1], [x2, y2]) {
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  return { x1, y1, len, ux, uy, edge: Math.min(PLACE_W / 2 / (Math.abs(ux) || 1e-9), PLACE_H / 2 / (Math.abs(uy) || 1e-9)) };
+}
+
+// The first spot, nearest `from` first (toward `dir`; both ways when 0), whose box (`size`, from
+// the spot) covers nothing taken; the box is taken. Null when there is none.
+function freeSpot(line, from, dir, size, asides, taken) {
+  const { x1, y1, len, ux, uy, edge } = line;
+  for (let d = 0; d <= Math.max(len - 2 * edge, 0); d += 3) {
+    for (const along of dir ? [from + dir * d] : [from + d, from - d]) {
+      for (const aside of asides) {
+        const cx = x1 + ux * along - uy * aside, cy = y1 + uy * along + ux * aside;
+        const box = { x: cx + size.x, y: cy + size.y, width: size.width, height: size.height };
+        if (!taken.some((b) => overlaps(b, box))) { taken.push(box); return [cx, cy]; }
+      }
     }
-    g.append(svg("title", {}, ent ? `${name}${propsText(u, ent.props) ? ` — ${propsText(u, ent.props)}` : ""}` : name));
-    layer.append(g);
-    x += w + 4;
+  }
+  return null;
+}
+
+function drawNumbers(g, l, line, taken) {
+  const { x1, y1, len, ux, uy, edge } = line;
+  const once = labelText(l.la) === labelText(l.lb) && edge + 12 >= 0.45 * len; // a short link with one number at both ends: once, in its middle
+  const ends = once ? [[l.la, len / 2, 0]] : [[l.la, edge, 1], [l.lb, len - edge, -1]];
+  ends.forEach(([label, from, dir]) => {
+    const text = labelText(label);
+    if (!text) return;
+    const t = svg("text", { x: 0, y: 0, class: "number" }, text);
+    g.append(t);
+    const m = t.getBBox(), size = m.width ? m : { x: -4 * text.length, y: -12, width: 8 * text.length, height: 15 };
+    const baseline = 4.5; // the number's middle on the spot
+    const [cx, cy] = freeSpot(line, from, dir, { x: size.x - 1, y: size.y + baseline, width: size.width + 2, height: size.height },
+      [0, 11, -11, 20, -20], taken) || [x1 + ux * from, y1 + uy * from];
+    t.setAttribute("x", cx);
+    t.setAttribute("y", cy + baseline);
   });
+}
+
+// Where what lies in a link goes (its row's middle): beside the line's middle when free, else the
+// first free spot from there.
+function linkSpot(line, n, taken) {
+  const width = Math.min(60, 16 * n), side = 11;
+  return freeSpot(line, line.len / 2, 0, { x: -width / 2, y: -9, width, height: 21 }, [side, -side, 0, 2 * side, -2 * side], taken)
+    || [line.x1 + line.ux * line.len / 2 - side * line.uy, line.y1 + line.uy * line.len / 2 + side * line.ux];
+}
+
+// ---- what lies in a place: in rows inside its shape, under its name
+const ROW = 21, GAP = 4, FIGURE_W = 22;
+
+// The rows [left, right, top] free inside a place's box or hex, from under its name down.
+function roomRows(u, id, [x, y], below) {
+  const layout = u.board.layout, grid = layout.grid && (u.view.entities[id] || {}).kind === layout.grid.kind;
+  const r = grid ? layout.grid.size : 0, half = grid ? Math.sqrt(3) * r / 2 : PLACE_W / 2;
+  const top = below !== undefined ? below + 3 : y - (grid ? r / 2 : PLACE_H / 2) + 4;
+  const bottom = grid ? y + r : y + PLACE_H / 2 - 3;
+  const widthAt = (dy) => (!grid || Math.abs(dy) <= r / 2 ? half : half * (r - Math.abs(dy)) / (r / 2)); // a hex narrows past its sides
+  const rows = [];
+  for (let t = top; t + ROW - 2 <= bottom; t += ROW) {
+    const w = Math.min(widthAt(t - 1 - y), widthAt(t + ROW - 2 - y)) - 6;
+    if (w * 2 >= FIGURE_W) rows.push([x - w, x + w, t]);
+  }
+  if (!rows.length) rows.push([x - half + 6, x + half - 6, bottom - ROW + 2]); // a name that fills its place: one row at its foot, never none
+  return rows;
+}
+
+// One drawn thing: a figure (disc), a labelled chip, or a dot (a chip that leaves its place's
+// numbers readable); `ids` are the entities it stands for, `n` of them when grouped.
+function thingItem(u, t, dot) {
+  const layout = u.board.layout, fig = layout.figures || {}, ent = typeof t === "string" ? u.view.entities[t] : null;
+  const name = ent ? word(u, t) : "?", ids = ent ? [t] : [];
+  if (ent && (fig.kinds || []).includes(ent.kind)) {
+    return { shape: "figure", ids, name, n: 1, injuries: (fig.injuries && ent.props[fig.injuries]) || 0,
+      colour: colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component) };
+  }
+  const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
+  const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
+  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > 15 ? `${full.slice(0, 14)}…` : full,
+    colour: colourOf(ent ? ent.component || ent.kind : name) };
+}
+
+// Whether letters on this colour read better light than dark (WCAG's relative luminance).
+const colourProbe = document.createElement("canvas").getContext("2d"); // reads any CSS colour as "#rrggbb"
+function lightInk(colour) {
+  colourProbe.fillStyle = "#000";
+  colourProbe.fillStyle = colour || "#000";
+  const hex = colourProbe.fillStyle; // "#rrggbb" (a colour with transparency reads "rgba(...)": left dark)
+  if (!/^#[0-9a-f]{6}$/i.test(hex)) return false;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.18;
+}
+
+// Alike things (same shape, name, colour, injuries) as one item counted "×N".
+function grouped(items) {
+  const groups = new Map();
+  items.forEach((it) => {
+    const key = [it.shape, it.name, it.text, it.colour, it.injuries].join("|");
+    const g = groups.get(key);
+    if (g) { g.n += 1; g.ids.push(...it.ids); } else groups.set(key, { ...it, ids: [...it.ids] });
+  });
+  return [...groups.values()];
+}
+
+const countText = (it) => (it.n > 1 ? `×${it.n}` : "");
+const marksWidth = (it) => (it.injuries ? 7 * (1 + String(it.injuries).length) : 0) + (it.n > 1 ? 2 + 6.5 * countText(it).length : 0);
+
+function itemWidth(it, widest) {
+  if (it.shape === "figure") return FIGURE_W + marksWidth(it);
+  if (it.shape === "dot") return 12 + marksWidth(it);
+  return Math.min(widest, 8 + 6.2 * (it.text.length + (it.n > 1 ? 1 + countText(it).length : 0)));
+}
+
+// The items in the rows, left to right, or null when they do not fit.
+function fitRows(items, rows, centred) {
+  const widest = Math.max(...rows.map(([l, r]) => r - l)), placed = [];
+  let row = 0, x = rows.length ? rows[0][0] : 0;
+  for (const it of items) {
+    const w = itemWidth(it, widest);
+    while (row < rows.length && x + w > rows[row][1] + 0.5) { row += 1; x = row < rows.length ? rows[row][0] : 0; }
+    if (row >= rows.length) return null;
+    placed.push({ it, x, y: rows[row][2], w });
+    x += w + GAP;
+  }
+  if (centred && rows.length) { // a link's dots centred on it
+    const used = Math.max(...placed.filter((p) => p.y === rows[0][2]).map((p) => p.x + p.w), rows[0][0]);
+    const shift = Math.max(0, (rows[0][1] - used) / 2);
+    placed.forEach((p) => { p.x += shift; });
+  }
+  return placed;
+}
+
+// Each thing on its own; if they do not fit, alike ones counted; then chips as dots; at last the
+// rest as a "+N" chip (all of them in its tooltip).
+function layoutThings(u, things, rows, small) {
+  const figuresFirst = (items) => [...items].sort((a, b) => (b.shape === "figure") - (a.shape === "figure")); // discs share a row
+  const plain = figuresFirst(things.map((t) => thingItem(u, t, small))), dots = figuresFirst(things.map((t) => thingItem(u, t, true)));
+  for (const items of [plain, grouped(plain), grouped(dots)]) {
+    const placed = fitRows(items, rows, small);
+    if (placed) return placed;
+  }
+  const items = grouped(dots);
+  for (let keep = items.length - 1; keep >= 0; keep--) {
+    const rest = items.slice(keep), more = { shape: "chip", ids: rest.flatMap((it) => it.ids), n: 1,
+      name: rest.map((it) => (it.n > 1 ? `${it.name} ×${it.n}` : it.name)).join(", "), text: `+${rest.reduce((s, it) => s + it.n, 0)}` };
+    const placed = fitRows([...items.slice(0, keep), more], rows, small);
+    if (placed) return placed;
+  }
+  return [];
+}
+
+// What lies in a place or a link (`small`: chips as dots, so that its numbers stay readable), in
+// the rows given: figures as discs (their colour, a count, their injuries), the rest as chips;
+// each tooltip names every entity drawn there.
+function drawThings(u, layer, things, rows, where, small) {
+  layoutThings(u, things, rows, small).forEach(({ it, x, y, w }) => {
+    const target = it.ids.find((id) => optionsNaming(u, id).length) || it.ids[0];
+    const cls = it.shape === "figure" ? "figure" : it.shape === "dot" ? "chip dot" : "chip";
+    const g = target ? clickable(svg("g", { class: cls }), u, target) : svg("g", { class: cls });
+    g.dataset.place = where;
+    let marks = x + (it.shape === "figure" ? FIGURE_W : 12);
+    if (it.shape === "dot") {
+      g.append(svg("circle", { cx: x + 6, cy: y + 9, r: 5, fill: it.colour }));
+    } else if (it.shape === "figure") {
+      g.append(svg("circle", { cx: x + 10, cy: y + 9, r: 10, fill: it.colour }),
+        svg("text", { x: x + 10, y: y + 13, "text-anchor": "middle", class: lightInk(it.colour) ? "light" : "" }, it.name.slice(0, 2)));
+    } else {
+      const label = it.n > 1 ? `${it.text} ${countText(it)}` : it.text;
+      g.append(svg("rect", { x, y, width: w, height: 18, rx: 4 }), svg("text", { x: x + 4, y: y + 13 }, label));
+      marks = null;
+    }
+    if (marks !== null && it.n > 1) {
+      g.append(svg("text", { x: marks, y: y + 13, class: "count" }, countText(it)));
+      marks += 2 + 6.5 * countText(it).length;
+    }
+    if (marks !== null && it.injuries) g.append(svg("text", { x: marks, y: y + 13, class: "injuries" }, `✕${it.injuries}`));
+    g.append(svg("title", {}, it.ids.length ? it.ids.map((id) => thingTitle(u, id)).join("\n") : it.name));
+    layer.append(g);
+  });
+}
+
+function thingTitle(u, id) {
+  const props = propsText(u, u.view.entities[id].props);
+  return props ? `${word(u, id)} — ${props}` : word(u, id);
+}
+
+// ---- the column beside the board: tracks and piles, each in a box of the same width
+const PANEL_W = 190;
+
+// A text in a box's width: at a smaller size when too wide, squeezed when still too wide.
+function fitText(g, t, width) {
+  g.append(t);
+  if (t.getComputedTextLength() <= width) return t;
+  t.classList.add("small");
+  if (t.getComputedTextLength() > width) {
+    t.setAttribute("textLength", width);
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return t;
+}
+
+// A track's spaces: 1 to the entity's prop when the layout names one, else the counter's bounds.
+function trackSpaces(u, t) {
+  const ent = t.entity ? u.view.entities[t.entity] : null;
+  if (ent && t.spaces && ent.props[t.spaces]) return [1, ent.props[t.spaces]];
+  return (u.board.bounds || {})[t.counter] || [1, 0];
 }
 
 function drawTracks(u, board) {
   (u.board.layout.tracks || []).forEach((t) => {
-    const value = u.view.counters[t.counter];
-    const ent = t.entity ? u.view.entities[t.entity] : null;
-    const spaces = ent && t.spaces ? ent.props[t.spaces] : null;
+    const value = u.view.counters[t.counter], [x, y] = t.at, [first, last] = trackSpaces(u, t);
     const g = svg("g", { class: "track" });
-    g.append(svg("text", { x: t.at[0], y: t.at[1] - 4 }, `${word(u, t.counter)}: ${value === undefined ? "-" : value}`));
-    const n = spaces || 0, cell = Math.min(12, 190 / Math.max(n, 1));
-    for (let i = 1; i <= n; i++) {
-      g.append(svg("rect", { x: t.at[0] + (i - 1) * cell, y: t.at[1], width: cell - 1, height: 12,
-        class: i === value ? "on" : "" }));
-    }
+    g.append(svg("rect", { x, y, width: PANEL_W, height: 44, rx: 4, class: "panel" }), svg("title", {}, word(u, t.counter)));
     board.append(g);
+    fitText(g, svg("text", { x: x + 8, y: y + 16 }, word(u, t.counter)), PANEL_W - 16);
+    g.append(svg("text", { x: x + 8, y: y + 36, class: "count" }, value === undefined ? "-" : String(value)));
+    const cell = Math.min(12, (PANEL_W - 42) / Math.max(last - first + 1, 1));
+    for (let i = first; i <= last; i++) {
+      g.append(svg("rect", { x: x + 34 + (i - first) * cell, y: y + 26, width: cell - 1, height: 12, class: i === value ? "on" : "" }));
+    }
   });
 }
 
@@ -349,10 +541,10 @@ function drawPiles(u, board) {
   Object.entries(u.board.layout.piles || {}).forEach(([zone, [x, y]]) => {
     const z = u.view.zones[zone];
     const g = svg("g", { class: "pile" });
-    g.append(svg("rect", { x, y, width: 190, height: 38, rx: 4 }),
-      svg("text", { x: x + 8, y: y + 16 }, word(u, zone)),
-      svg("text", { x: x + 8, y: y + 32, class: "count" }, z ? String(z.size) : "-"));
+    g.append(svg("rect", { x, y, width: PANEL_W, height: 38, rx: 4 }), svg("title", {}, word(u, zone)));
     board.append(g);
+    fitText(g, svg("text", { x: x + 8, y: y + 16 }, word(u, zone)), PANEL_W - 16);
+    g.append(svg("text", { x: x + 8, y: y + 32, class: "count" }, z ? String(z.size) : "-"));
   });
 }
 
@@ -476,7 +668,8 @@ function drawResult(u) {
 function drawScreen(u) {
   const screen = u.screen;
   $("title").textContent = screen.title;
-  $("counters").textContent = screen.counters.map(([k, v]) => `${k}: ${v}`).join("   ");
+  const onBoard = new Set(((u.board.layout || {}).tracks || []).map((t) => word(u, t.counter))); // drawn as tracks already
+  $("counters").textContent = screen.counters.filter(([k]) => !onBoard.has(k)).map(([k, v]) => `${k}: ${v}`).join("   ");
   $("panels").replaceChildren(...(u.board.layout ? [] : screen.panels.map(drawPanel)));
 }
 
