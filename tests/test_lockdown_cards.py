@@ -56,7 +56,7 @@ def test_a_card_of_unknown_content_reads_effect_unknown_never_do_nothing(modules
 
     try:
         rules = browse(list(modules), lang)
-    except RulesError as error:  # Lockdown ships English only (module.yaml `languages`)
+    except RulesError as error:  # Lockdown ships no ru catalog (module.yaml `languages`)
         assert lang != "en" and "lockdown" in modules, error
         pytest.skip(f"{'+'.join(modules)} has no {lang} catalog")
     marked = [c for cid, c in rules.composition.components.items() if effect_unknown(rules, cid)]

@@ -1,5 +1,5 @@
 """Every label of the `nemesis play` screen and menu comes from the catalogs (issue #36 point 7):
-a base game in Polish and Russian, and Lockdown (English only), show no action, prop or kind by
+a base game in Polish and Russian, and Lockdown in English, show no action, prop or kind by
 its id (`shoot`, `movement`, `item class quest`)."""
 
 from __future__ import annotations

@@ -89,6 +89,16 @@ def test_the_base_board_data_names_what_the_seat_sees_and_the_text_of_its_cards(
               and not k.endswith("@player1") for e in z.get("entities", ())]
     assert others == [] and not set(data["texts"]) & set(others)
 
+def test_each_word_of_a_named_list_prop_gets_its_label():
+    """The page reads a list prop's items through the names it gets (table.js `propsText`); no
+    shipped module's view holds one yet, so one is planted in a real view (a copy)."""
+    rules = cached_rules(("base",), "en")
+    seen = Game.new(rules, 3, 1).view(0)
+    ent, key = next((e, k) for e in seen["entities"].values() for k in e["props"] if k in rules.names)
+    ent["props"][key] = ["fire_marker", "noise_marker"]
+    names = board_data(rules, seen)["names"]
+    assert (names["fire_marker"], names["noise_marker"]) == ("Fire marker", "Noise marker")
+
 
 
 @pytest.mark.parametrize(("modules", "game_options", "bounds"), [

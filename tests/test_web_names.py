@@ -34,9 +34,12 @@ def unreadable(rules, seen) -> list[str]:
     bad = [f"{what}: {label!r}" for what, label in shown.items() if not reads_as_label(label)]
     # a shown prop reads inside a line, after its key ("cost: 1 · when: only in combat"), as in
     # base (N5): it may start lower-case, but its value must be a word the catalog names
+    # (a list's items each: `markers: Fire marker, Malfunction marker`), and the page must get its label
     for ent in seen["entities"].values():
-        bad += [f"prop {key}: value {value!r} is not named" for key, value in ent["props"].items()
-                if key in rules.names and isinstance(value, str) and not named(rules, value)]
+        for key, value in ent["props"].items():
+            items = value if isinstance(value, list) else [value]
+            bad += [f"prop {key}: value {v!r} is not named" for v in items if key in rules.names
+                    and isinstance(v, str) and not (named(rules, v) and v in names)]
     return bad
 
 

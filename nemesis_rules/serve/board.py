@@ -35,7 +35,7 @@ def _bounds(comp: Composition, layout: dict[str, Any] | None) -> dict[str, list[
 
 
 def _words(rules: Ruleset, seen: dict[str, Any]) -> dict[str, str]:
-    """The label of every named prop, text prop value, zone and counter of the view (a page shows
+    """The label of every named prop, text prop value (a list's each), zone and counter of the view (a page shows
     them as they read in the table's language). A prop the catalog does not name is the rules'
     bookkeeping: it has no label, and a page leaves it out, as the terminal does (render.entity_label)."""
     words = {z.partition("@")[0] for z in seen["zones"]} | set(seen["counters"])
@@ -43,8 +43,7 @@ def _words(rules: Ruleset, seen: dict[str, Any]) -> dict[str, str]:
         for key, value in ent["props"].items():
             if key in rules.names:
                 words.add(key)
-            if isinstance(value, str):
-                words.add(value)
+            words.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
     return {w: rules.label(w) for w in words}
 
 
