@@ -140,7 +140,7 @@ MAX_TEXTS = 50_000  # message texts a Ruleset keeps (about a hundred games' wort
 
 def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | None = None,
                  absolute_requires: bool = False) -> Ruleset:
-    """Load, compose, check and compile modules (ids under rulesets/ or folder paths).
+    """Load, compose, check and compile modules (ids under rulesets/ or folder paths, or one list of them).
 
     A module's `requires:` names module ids or folders relative to it; absolute paths only
     with `absolute_requires=True`.
@@ -148,8 +148,16 @@ def load_ruleset(*modules: str | Path, lang: str = "en", search: list[Path] | No
     Raises:
         RulesError: with every error diagnostic, if any module has errors.
     """
+    if len(modules) == 1 and isinstance(modules[0], (list, tuple)):
+        modules = tuple(modules[0])  # load_ruleset(["base", "aftermath"]) is load_ruleset("base", "aftermath")
     if not modules:
         raise RulesError("load_ruleset() needs at least one module, e.g. load_ruleset(\"base\")")
+    wrong = [m for m in modules if not isinstance(m, (str, Path))]
+    if wrong:
+        raise RulesError(f"load_ruleset() takes module ids or folders, not {wrong[0]!r}, "
+                         'e.g. load_ruleset("base", "aftermath") or load_ruleset(["base", "aftermath"])')
+    if not isinstance(lang, str):
+        raise RulesError(f"lang must be a language code such as \"en\" or \"pl\", got {lang!r}")
     try:
         return _load(modules, lang, search, absolute_requires)
     except RulesError:

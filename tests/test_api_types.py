@@ -46,5 +46,23 @@ CALLS = {
 def test_wrong_types_raise_the_projects_error(name: str, value) -> None:
     try:
         CALLS[name](value)
-    except RulesError:
-        pass
+    except RulesError as err:  # a plain word on the wrong argument, not a bug report
+        assert "internal error" not in str(err), err
+
+
+def test_load_ruleset_takes_one_list_of_modules_and_names_a_wrong_one() -> None:
+    assert load_ruleset([TOY]).fingerprint == RULES.fingerprint
+    for wrong in ([TOY, 3], [[TOY]], (None,)):
+        try:
+            load_ruleset(wrong)
+        except RulesError as err:
+            assert "internal error" not in str(err) and "takes module ids or folders" in str(err), err
+        else:
+            raise AssertionError(f"load_ruleset({wrong!r}) loaded")
+    for lang in (3, None, ["en"]):
+        try:
+            load_ruleset(TOY, lang=lang)
+        except RulesError as err:
+            assert "internal error" not in str(err) and "lang must be" in str(err), err
+        else:
+            raise AssertionError(f"load_ruleset(lang={lang!r}) loaded")
