@@ -94,10 +94,10 @@ def test_no_face_shows_script_leftovers(modules: tuple[str, ...], lang: str) -> 
     """No letter for a chosen or looped-over thing, no call with bracketed arguments, no id, no
     "everything in": a card reads as sentences in every module list and language (base V9, V10)."""
     rules = cached_rules(modules, lang)
-    faces, calls = _full_faces(rules), _untranslated_calls(rules)
+    faces = _full_faces(rules)
+    calls = _untranslated_calls(rules) if lang != "en" else set()  # English reads the ## doc comments
     assert len(faces) > 60
-    found = {cid: bad for cid, text in faces.items()
-             if (bad := _leftovers(text, lang) + [c for c in calls if c in text and lang != "en"])}
+    found = {cid: bad for cid, text in faces.items() if (bad := _leftovers(text, lang) + [c for c in calls if c in text])}
     assert found == {}
 
 

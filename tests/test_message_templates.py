@@ -1,6 +1,6 @@
 """Log texts (issue #35 point 13): a copy of a component reads as its name, without its copy number,
 in every language; a catalog's `{name|key=text|...|text}` field picks a text by the argument's
-value, so that the catalog decides singular and plural, and articles (nemesis_rules/ruleset/template.py).
+value, so that the catalog decides singular and plural, and articles (nemesis_rules/dsl/template.py).
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ from ruamel.yaml import YAML
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.printer import SUM, bracketed, operands
+from nemesis_rules.dsl.template import FIELD, choose_text
 from nemesis_rules.engine.primitives import REGISTRY, Param, Primitive
 from nemesis_rules.paths import phrases_dir
-from nemesis_rules.ruleset.template import FIELD, choose_text
 
 if TYPE_CHECKING:
     from nemesis_rules.api import Ruleset
