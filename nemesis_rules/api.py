@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from nemesis_rules.dsl import template as template_text
 from nemesis_rules.dsl.diagnostics import (
     Diagnostic,
     IllegalMoveError,
@@ -44,7 +45,6 @@ from nemesis_rules.engine.state import (
 from nemesis_rules.engine.view import view as redact
 from nemesis_rules.ruleset import cache as ruleset_cache
 from nemesis_rules.ruleset import load as load_mod
-from nemesis_rules.ruleset import template as template_text
 from nemesis_rules.ruleset.compose import Composition, compose
 from nemesis_rules.ruleset.records import OptionSpec, PlayerRange
 from nemesis_rules.ruleset.validate import BASE_LANG, validate

@@ -40,6 +40,79 @@ def test_every_base_action_card_item_and_objective_reads_as_text(lang: str) -> N
     assert [cid for cid, f in faces.items() if any(other in f for other in cards)] == []
 
 
+# Every card kind that prints a script on its face, in each module list and language a table plays.
+FACES = [(("base",), lang) for lang in LANGS] + [(("retaliation",), "en"), (("retaliation",), "pl"), (("lockdown",), "en")] + [
+    (("base", race), lang) for race, langs in (("aftermath", ("en", "pl")), ("carnomorphs", LANGS),
+                                                ("void_seeders", LANGS), ("chytrids", ("en", "pl"))) for lang in langs]
+ONE_LETTER_WORDS = {"en": {"a"}, "pl": {"a", "i", "o", "u", "w", "z"}, "ru": set()}
+
+
+def _full_faces(rules) -> dict[str, str]:
+    """Each card's whole face text (not cut to the screen's width)."""
+    comp, faces = rules.composition, {}
+    for cid, c in comp.components.items():
+        field = comp.kinds[c.spec.kind].value.text if c.spec.kind in comp.kinds else None
+        script = None if field is None else (comp.procs.get(f"{cid}.{field}") or comp.fns.get(f"{cid}.{field}"))
+        if script is not None:
+            holder = render.face_holder(rules, c.spec.kind, field)
+            faces[cid] = " ".join(text for _, text in describe_face(rules, script.value, c.spec.kind, holder))
+    return faces
+
+
+def _one_letter_names(text: str, lang: str) -> list[str]:
+    """A variable read as a letter: "choose t", "For each d in", or opening a sentence ("T: ...")."""
+    found = re.finditer(r"(?<![\w.'’])([a-z])(?![\w'’])|(?:^|[.:] )([A-Z])(?=:)", text)
+    return [m.group(0) for m in found if m.group(2) or m.group(1) not in ONE_LETTER_WORDS[lang]]
+
+
+def _raw_arguments(text: str, lang: str) -> list[str]:
+    """A call read as its name and bracketed arguments, one of them "you" or a letter:
+    "gear count (you, Medpack)", "destroyed (c)" (a prompt or an `a if c, else b` is no call)."""
+    words = phrases(lang).language
+    otherwise = words["if_else"].split("{cond}")[1].split("{orelse}")[0]  # ", else "
+    return [m.group(0) for m in re.finditer(r"\(([^()“]*)\)", text) if otherwise not in m.group(1)
+            and any(item == words["you"] or re.fullmatch("[a-z]", item) for item in m.group(1).split(", "))]
+
+
+def _leftovers(text: str, lang: str) -> list[str]:
+    return [*_one_letter_names(text, lang), *_raw_arguments(text, lang), *IDENTIFIER.findall(text),
+            *re.findall("everything in", text)]
+
+
+def _untranslated_calls(rules) -> set[str]:
+    """`name (` of each procedure and function the catalogs do not name, whose module ships the
+    table's language: how a call without a reading shows (a module in English only may)."""
+    comp = rules.composition
+    ships = {m.id for m in comp.modules if rules.lang in m.manifest.languages}
+    props = {p for k in comp.kinds.values() for p in k.value.props}  # `side (ten)` is a prop, read as pl reads one
+    return {f"{rules.label(n)} (" for n, d in (*comp.procs.items(), *comp.fns.items())
+            if d.module in ships and rules.label(n) == n.replace("_", " ") and n not in props}
+
+
+@pytest.mark.parametrize("modules, lang", FACES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+def test_no_face_shows_script_leftovers(modules: tuple[str, ...], lang: str) -> None:
+    """No letter for a chosen or looped-over thing, no call with bracketed arguments, no id, no
+    "everything in": a card reads as sentences in every module list and language (base V9, V10)."""
+    rules = cached_rules(modules, lang)
+    faces = _full_faces(rules)
+    calls = _untranslated_calls(rules) if lang != "en" else set()  # English reads the ## doc comments
+    assert len(faces) > 60
+    found = {cid: bad for cid, text in faces.items() if (bad := _leftovers(text, lang) + [c for c in calls if c in text])}
+    assert found == {}
+
+
+@pytest.mark.parametrize("text, lang, bad", [
+    ("You choose t from the characters. T: discard a serious wound.", "en", ["t", ". T"]),
+    ("For each d in corridors of (c): if destroyed (c): ...", "en", ["d", "c", "c", "(c)", "(c)"]),
+    ("If gear count (you, Medpack) is more than 0.", "en", ["(you, Medpack)"]),
+    ("A card is one of everything in your Hand.", "en", ["everything in"]),
+    ("Wybierasz jedno z listy (ty, jeśli go, w przeciwnym razie nic) w pomieszczeniu.", "pl", []),
+    ("Zdrowie (ty) i Section A: first_room.", "pl", ["(ty)", "first_room"]),
+])
+def test_the_leftover_checks_find_what_they_name(text: str, lang: str, bad: list[str]) -> None:
+    assert _leftovers(text, lang) == bad
+
+
 @pytest.mark.parametrize("lang, demolition, search", [
     ("en", "Destroy a closed door of the room, or put a malfunction in it.",
      "Search the room: draw 2 items of a deck it allows, keep 1."),
@@ -75,7 +148,8 @@ def test_lockdown_reads_nemesis_cores_procedures_as_base_does() -> None:
 def test_a_face_without_a_reading_falls_back_to_the_doc_comment_in_english() -> None:
     rules = cached_rules(("retaliation",), "en")
     assert _face(rules, "recon_taking_aim") == \
-        "Taking Aim: Set Taking Aim reroll to 1. The holder chooses to shoot or burst, then fires. Set Taking Aim reroll to 0."
+        "Taking Aim: Set Taking Aim reroll to 1. Choose to shoot or burst, then fire. Set Taking Aim reroll to 0."
+    assert _full_faces(rules)["event_damage"].endswith(" A hazard for every character in an unsecured room.")
 
 
 @pytest.mark.parametrize("lang, text", [
@@ -129,3 +203,18 @@ def test_a_primitive_the_holder_does_reads_in_the_second_person() -> None:
     assert "You secretly look at card." in _face(rules, "scientist_risk_assessment")
     faces = [_face(rules, cid) for cid in _cards(rules, ("action_card", "item_card"))]
     assert [f for f in faces if re.search(r"\b[Yy]ou (chooses|secretly looks)\b", f)] == []
+
+
+@pytest.mark.parametrize("modules, lang, cid, text", [
+    (("retaliation",), "en", "medical_support_field_surgery",
+     "You choose one of the characters in your room with a serious wound (“Which Character?”). The chosen one: discard a serious wound."),
+    (("retaliation",), "pl", "medical_support_first_aid",
+     "Jeśli wybierasz jedno z listy (możliwości Pierwszej pomocy: leczenie albo apteczka)"),
+    (("base",), "en", "objective_a_proper_burial", "Character Corpse (blue) is in your Hands."),
+    (("base",), "en", "item_plasma_torch", "For each of the door tokens in the chosen one: Set state of that one to closed."),
+    (("base",), "ru", "item_smoke_grenade", "Покиньте отсек в бою, не подвергаясь атаке."),
+])
+def test_what_a_face_chose_or_loops_over_reads_as_words(modules, lang, cid, text) -> None:
+    """Issue #36's faces: "You choose t from ... T: discard", "For each d in", "is one of everything
+    in Hands of you", "You leaves the room" (base V9, RT255)."""
+    assert text in _full_faces(cached_rules(modules, lang))[cid]

@@ -226,8 +226,8 @@ def test_cards_show_each_scripted_effect_in_the_language(capsys, monkeypatch):
     header = out.splitlines()[1]
     assert header.split() == ["id", "kind", "count", "zone", "name", "effect"]
     rows = {line.split()[0]: line for line in out.splitlines()[2:]}
-    # the card's holder (the script's first parameter, `who`) reads as "you" (base DECISIONS.md V4)
-    assert rows["sprint"].rstrip().endswith("Sprint         Pozycja (ty) rośnie o wartość tego elementu.")
+    # the card's holder (the script's first parameter, `who`) reads as "you" (base DECISIONS.md V4, V9)
+    assert rows["sprint"].rstrip().endswith("Sprint         Pozycja u ciebie rośnie o wartość tego elementu.")
     assert rows["shove"].rstrip().endswith("…")  # first sentences only
     assert rows["gem"].rstrip().endswith("Klejnot")  # no script, no effect
 
@@ -236,10 +236,10 @@ GADGETS = str(ROOT / "tests" / "fixtures" / "toy_gadgets")
 
 
 @pytest.mark.parametrize("lang, row", [
-    # the holder `who` reads as "you" (base DECISIONS.md V4)
-    ("en", "Magnet  use: You choose target from every p in the players where p is not you"),
-    ("pl", "Magnes  użycie: Wybierasz target z listy (każdy p z listy (gracze), dla którego p ≠ ty)"),
-    ("ru", "Магнит  применение: Вы выбираете target из списка (каждый p из списка (игроки), для которого p ≠ вы)"),
+    # the holder `who` reads as "you" (base DECISIONS.md V4), a list's one-letter variable as "it" (V9)
+    ("en", "Magnet  use: You choose target from those of the players where it is not you"),
+    ("pl", "Magnes  użycie: Wybierasz target z listy (te z listy (gracze), dla których element ≠ ty)"),
+    ("ru", "Магнит  применение: Вы выбираете target из списка (те из списка (игроки), для которых элемент ≠ вы)"),
 ])
 def test_cards_show_scripts_of_any_field_named_in_the_language(capsys, monkeypatch, lang, row):
     monkeypatch.setenv("COLUMNS", "400")

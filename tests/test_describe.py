@@ -84,7 +84,7 @@ MAGNET_USE = {
            "or passes.",
            "If there is no target:",
            "  - Stop here.",
-           "For each c in everything in hand of target:",
+           "For each c in the contents of hand of target:",
            "  - Put c on top of hand of who.",
            "Announce: an attack (who, target, charges of this gadget).",
            "Decrease charges of this gadget by 1."],
@@ -130,7 +130,7 @@ def test_flags_defaults_messages_and_owned_zones():
     assert read["attacked"][5] == "    - Tell everyone: “target blocks”."  # the message, its placeholder filled
     play = as_lines(describe_decl(rules, rules.composition.actions["play"].value))
     assert play[0] == "The action Play a card of who, cost 1:"
-    assert "  - who chooses card from everything in hand of who." in play
+    assert "  - who chooses card from the contents of hand of who." in play
     assert "      - Put c on top of deck." in play
     assert "    - Deal 1 from the top of deck to hand of who." in play
 

@@ -1,6 +1,6 @@
 """Log texts (issue #35 point 13): a copy of a component reads as its name, without its copy number,
 in every language; a catalog's `{name|key=text|...|text}` field picks a text by the argument's
-value, so that the catalog decides singular and plural, and articles (nemesis_rules/ruleset/template.py).
+value, so that the catalog decides singular and plural, and articles (nemesis_rules/dsl/template.py).
 """
 
 from __future__ import annotations
@@ -77,3 +77,19 @@ def test_a_drawn_bag_token_takes_its_article_in_english() -> None:
     rules = cached_rules(("retaliation",), "en")
     assert rules.message("token_drawn", {"what": "adult"}) == "An Adult token is drawn from the bag"
     assert rules.message("token_drawn", {"what": "queen"}) == "A Queen token is drawn from the bag"
+
+
+@pytest.mark.parametrize("modules, key, values, text", [
+    (("base", "carnomorphs"), "adaptation_removed", {"who": "scout", "what": "intruder_egg", "card": "scout"},
+     "Scout analyses an Intruder Egg: Scout leaves the game"),
+    (("base", "carnomorphs"), "adaptation_removed", {"who": "scout", "what": "character_corpse", "card": "scout"},
+     "Scout analyses a Character Corpse: Scout leaves the game"),
+    (("retaliation",), "gear_used", {"who": "officer", "gear": "ammo"}, "Officer uses an Ammo token"),
+    (("retaliation",), "gear_gained", {"who": "officer", "gear": "oxygen_gear"}, "Officer gains an Oxygen token"),
+    (("retaliation",), "gear_gained", {"who": "officer", "gear": "medpack"}, "Officer gains a Medpack token"),
+])
+def test_a_filled_name_takes_its_article_in_english(modules, key, values, text) -> None:
+    """Carnomorphs' log read "analyses a Intruder Egg", Retaliation's "uses a Ammo token" (base V7, RT253)."""
+    from nemesis_rules.openspiel import cached_rules
+    assert cached_rules(modules, "en").message(key, values) == text
+

@@ -278,3 +278,13 @@ def test_a_library_is_linted_for_its_own_findings_only(tmp_path: Path, monkeypat
     assert not [d for d in found if d.is_error]
     assert ("game/i18n/en.yaml", "`names.game_thing` has no pl translation (English is used)") in [
         (d.span.file, d.message) for d in check_paths([game])[0] if d.code == "W600"]
+
+
+def test_a_message_a_condition_picks_counts_as_used(tmp_path: Path) -> None:
+    """`log("a" if c else "b")` uses both messages (nemesis_core's engine repair read as unused, W601)."""
+    en = "names:\n  ruby: Ruby\nmessages:\n  shine: Shine\n  fade: Fade\n  spare: Spare\n"
+    folder = _mod_on_toy(tmp_path, "languages: [en]\n", {"en": en})
+    (folder / "rules.nem").write_text('after check_goal():\n    log("shine" if true else "fade")\n')
+    assert [d.message for d in check_paths([folder])[0] if d.code == "W601"] == ["message `spare` is never used"]
+    (folder / "rules.nem").write_text('after check_goal():\n    log("shine" if true else "fdae")\n')
+    assert [d.code for d in check_paths([folder])[0] if "fdae" in d.message] == ["E307"]

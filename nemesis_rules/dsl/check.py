@@ -294,14 +294,16 @@ class Checker:
                        if self.what == "a function" else "do it in the body, which may wait and change the state")
         if target.primitive is not None:
             self._primitive_args(e, target.primitive)
-            if name == "log" and e.args and isinstance(e.args[0], ast.Str):
-                self._message(e.args[0])
+            if name == "log" and e.args:
+                for key in _message_keys(e.args[0]):
+                    self._message(key)
             if name == "option" and e.args and isinstance(e.args[0], ast.Str | ast.Name):
                 self._option(e.args[0])
             if name == "choose":
                 for k in e.kwargs:
-                    if k.name == "prompt" and isinstance(k.value, ast.Str):
-                        self._message(k.value)
+                    if k.name == "prompt":
+                        for key in _message_keys(k.value):
+                            self._message(key)
             return
         for arg in e.args:  # a script's parameters are untyped: a string naming a component is a slip
             if isinstance(arg, ast.Str) and arg.value in self.env.names.kind_of:
@@ -393,6 +395,16 @@ class Checker:
 
 
 _UNKNOWN = object()  # a value known only when the game runs
+
+
+def _message_keys(e: ast.Expr) -> list[ast.Str]:
+    """The message keys an argument may name: a string, or each string branch of `a if c else b`."""
+    match e:
+        case ast.Str():
+            return [e]
+        case ast.IfExp(then=then, orelse=orelse):
+            return _message_keys(then) + _message_keys(orelse)
+    return []
 
 
 def _literal(e: ast.Expr, scope: set[str], env: Environment) -> object:

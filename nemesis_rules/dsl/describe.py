@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.printer import SUM, bracketed, operands
+from nemesis_rules.dsl.template import FIELD, choose_text
 from nemesis_rules.engine.primitives import REGISTRY, Param, Primitive
 from nemesis_rules.paths import phrases_dir
 
@@ -88,7 +89,7 @@ def describe_script(rules: Ruleset, proc: ast.ProcDef, kind: str | None = None) 
 def describe_face(rules: Ruleset, proc: ast.ProcDef | ast.FnDef, kind: str, holder: str | None) -> list[Line]:
     """What a card's face reads to its holder: its text field with the parameter `holder` read as
     "you"; a script that only gives a value (a condition, as an objective's) reads as that value."""
-    reader = Describer(rules, bound_names(proc), rules.label(kind), you=holder)
+    reader = Describer(rules, bound_names(proc), rules.label(kind), you=holder, face=proc)
     if isinstance(proc, ast.FnDef):
         return [reader.line(0, reader.expr(proc.expr))]
     match proc.body:
@@ -155,15 +156,32 @@ class Describer:
     """Reads nodes of one declaration; `bound` are its variables, `this_kind` the label of `this`."""
 
     def __init__(self, rules: Ruleset, bound: Iterable[str] = (), this_kind: str | None = None,
-                 you: str | None = None) -> None:
+                 you: str | None = None, face: Any = None) -> None:
         self.rules = rules
         self.you = you  # the variable that reads as "you" (a card's holder, on its face)
+        self.face = face is not None  # a card's face: its variables read as words, never as ids
         self.words = phrases(rules.lang)
         self.bound = frozenset(bound)
         self.this_kind = this_kind
         comp = rules.composition
         self.owned_zones = {n for n, z in comp.zones.items() if z.value.per is not None}
         self.declared = set(comp.procs) | set(comp.fns) | set(comp.phases)
+        self.refs = {} if face is None else self.references(face)
+
+    def references(self, node: Any) -> dict[str, str]:
+        """On a card's face a one-letter variable is no word: it reads as what it stands for, the
+        chosen one (`let t = choose(...)`), the one a loop is at, or the one a list keeps."""
+        refs: dict[str, str] = {}
+        for n in ast.walk(node):
+            match n:
+                case ast.Let(name=x, value=v) | ast.Assign(target=ast.Name(id=x), value=v) \
+                        if len(x) == 1 and self.is_choice(v):
+                    refs.setdefault(x, "chosen")
+                case ast.For(var=x) | ast.Let(name=x) if len(x) == 1:
+                    refs.setdefault(x, "that_one")
+                case ast.ListComp(var=x) if len(x) == 1:
+                    refs.setdefault(x, "it")
+        return refs
 
     def say(self, key: str, **values: str | None) -> str:
         return fill(self.words.language[key], values, self.words.language["missing"])
@@ -188,8 +206,10 @@ class Describer:
                 lines = [ln for i, b in enumerate(branches)
                          for ln in self.header(self.say("elif" if i else "if", cond=self.expr(b.cond)), b.body, depth)]
                 return lines + (self.header(self.say("else"), orelse, depth) if orelse else [])
+            case ast.For(var=v, iter=it, body=body) if v in self.refs:
+                return self.header(self.say("for_each_of", iter=self.expr(it)), body, depth)
             case ast.For(var=v, iter=it, body=body):
-                return self.header(self.say("for", var=v, iter=self.expr(it)), body, depth)
+                return self.header(self.say("for", var=self.name(v), iter=self.expr(it)), body, depth)
             case ast.Repeat(count=c, body=body):
                 return self.header(self.say("repeat", count=self.arg(c)), body, depth)
             case ast.While(cond=c, body=body):
@@ -203,6 +223,8 @@ class Describer:
         match s:
             case ast.Let(name=n, value=v) | ast.Assign(target=ast.Name(id=n), value=v) if self.is_choice(v):
                 values = self.bind(REGISTRY["choose"], v)
+                if values is not None and n in self.refs:  # "you choose one of ...", then "the chosen one"
+                    return fill(self.primitive_phrase("choose", v), values, self.words.language["missing"])
                 if values is not None:  # "who chooses target from ...", as an action's parameter reads
                     you = bool(v.args) and self.is_you(v.args[0])
                     return fill(self.words.language["let_choose_you" if you else "let_choose"],
@@ -234,8 +256,11 @@ class Describer:
 
     def is_choice(self, e: ast.Expr) -> bool:
         """A call of the primitive `choose` (not a procedure or variable of that name)."""
-        return (isinstance(e, ast.Call) and e.func == ast.Name("choose") and "choose" not in self.bound
-                and "choose" not in self.declared)
+        return isinstance(e, ast.Call) and e.func == ast.Name("choose") and self.is_primitive("choose")
+
+    def is_primitive(self, name: str) -> bool:
+        """Whether `name` names the primitive (no variable or declaration hides it)."""
+        return name in REGISTRY and name not in self.bound and name not in self.declared
 
     def case(self, c: ast.Case) -> str:
         if any(isinstance(p, ast.Wildcard) for p in c.patterns):
@@ -260,6 +285,8 @@ class Describer:
                 return self.name(i)
             case ast.Attr(obj=ast.Name(id="this"), name=n) if "this" not in self.bound:
                 return self.say("attr_this", prop=self.prop(n), kind=self.this_kind)
+            case ast.Attr(obj=o, name=n) if self.is_you(o):
+                return self.say("attr_you", prop=self.prop(n))
             case ast.Attr(obj=o, name=n):
                 return self.say("attr", prop=self.prop(n), obj=self.arg(o))
             case ast.Index(obj=o, index=i):
@@ -269,12 +296,17 @@ class Describer:
             case ast.ListLit(items=items):
                 return self.listing(items) or self.say("empty_list")
             case ast.ListComp(elt=elt, var=var, iter=it, cond=cond):
-                return self.say("each" if elt == ast.Name(var) else "each_of", elt=self.arg(elt), var=var,
+                key = "each" if elt == ast.Name(var) else "each_of"
+                return self.say(f"{key}_it" if var in self.refs else key, elt=self.arg(elt), var=self.name(var),
                                 iter=self.arg(it), cond=None if cond is None else self.expr(cond))
         return self.operation(e)
 
     def operation(self, e: ast.Expr) -> str:
         match e:
+            case ast.Compare(op="in" | "not in" as op, left=left, right=ast.Call(func=ast.Name(id="inside"),
+                                                                               args=(zone,), kwargs=())) \
+                    if self.is_primitive("inside"):  # "the card is in your hand", not "is one of everything in"
+                return self.say("in_zone" if op == "in" else "not_in_zone", left=self.arg(left), zone=self.arg(zone))
             case ast.Compare(op="==" | "!=" as op, left=left, right=ast.NoneLit()):
                 key = "is_none" if op == "==" else "is_not_none"
                 return self.say(key, left=bracketed(self.expr(left), left, SUM))
@@ -300,8 +332,10 @@ class Describer:
     def name(self, name: str) -> str:
         if name == self.you:
             return self.say("you")
+        if name in self.refs:
+            return self.say(self.refs[name])
         if name in self.bound:  # on a card's face a variable reads as words (`first room`), never as an id
-            return name if self.you is None else name.replace("_", " ")
+            return name.replace("_", " ") if self.face else name
         if name == "this":
             return self.say("this", kind=self.this_kind)
         return self.rules.label(name)
@@ -323,6 +357,8 @@ class Describer:
                                 args=self.arguments(e))
             case ast.Name(id=n) if n in self.owned_zones and len(e.args) == 1 and not e.kwargs \
                     and n not in self.bound:
+                if self.is_you(e.args[0]):
+                    return self.say("owned_zone_you", zone=self.rules.label(n))
                 return self.say("owned_zone", zone=self.rules.label(n), owner=self.arg(e.args[0]))
             case ast.Name(id=n) if n in REGISTRY and n not in self.bound and n not in self.declared:
                 values = self.bind(REGISTRY[n], e)
@@ -331,12 +367,21 @@ class Describer:
             case ast.Name(id=n) if n in self.rules.readings and n not in self.bound:
                 if (text := self.reading(n, e)) is not None:
                     return text
+            case ast.Name(id=n) if self.face and self.documented(n) and self.arguments_by_name(n, e) is not None:
+                return self.noun(self.doc_reading(n, e))
         return self.say("call", name=self.arg(e.func), args=self.arguments(e))
 
+    @staticmethod
+    def noun(sentence: str) -> str:
+        """A doc comment's sentence inside another: "Whether X is Y" reads "X is Y", and it
+        opens in lower case (unless with an abbreviation such as `ID`)."""
+        text = re.sub(r"^Whether ", "", sentence)
+        return text if text[1:2].isupper() else text[:1].lower() + text[1:]
+
     def primitive_phrase(self, name: str, e: ast.Call) -> str:
-        """A primitive's phrase; `you_<name>` of the language when its first argument is the card's
-        holder ("you secretly look at", not "you secretly looks at")."""
-        holder = bool(e.args) and self.is_you(e.args[0])
+        """A primitive's phrase; `you_<name>` of the language when the card's holder is one of its
+        arguments ("you secretly look at", not "you secretly looks at"; "you learn", not "tell you")."""
+        holder = any(self.is_you(a) for a in (*e.args, *(k.value for k in e.kwargs)))
         return self.words.language.get(f"you_{name}") if holder and f"you_{name}" in self.words.language \
             else self.words.primitives[name]
 
@@ -347,12 +392,13 @@ class Describer:
 
     def arguments_by_name(self, name: str, e: ast.Call) -> dict[str, str | None] | None:
         """The reading of each argument by the declared parameter it fills (None: they do not fit);
-        a literal flag reads "" when `true` and is absent when `false`, as a primitive's does."""
+        a literal flag reads "" when `true` and is absent when `false`, as a primitive's does, and
+        `none` is absent."""
         d = self.declaration(name)
         if d is None or len(e.args) > len(d.params) or e.kwargs:
             return None
-        return {p: ("" if a.value else None) if isinstance(a, ast.Bool) else self.arg(a)
-                for p, a in zip(d.params, e.args, strict=False)}
+        return {p: ("" if a.value else None) if isinstance(a, ast.Bool) else None if isinstance(a, ast.NoneLit)
+                else self.arg(a) for p, a in zip(d.params, e.args, strict=False)}
 
     def reading(self, name: str, e: ast.Call) -> str | None:
         """A call of a declared procedure or function as the catalog's `readings:` words it. An
@@ -385,9 +431,14 @@ class Describer:
         values = self.arguments_by_name(name, e)
         if values is None:
             return self.say("call", name=self.name(name), args=self.arguments(e))
-        values.update(dict.fromkeys(self.holder_params(name, e), self.say("holder")))  # a doc speaks of its subject in the third person
+        values.update({p: self.say("none") for p, a in zip(self.declaration(name).params, e.args, strict=False)
+                       if isinstance(a, ast.NoneLit)})
+        holder = self.holder_params(name, e)
+        values.update(dict.fromkeys(holder, self.say("holder")))  # a doc speaks of its subject in the third person
         first = self.declaration(name).doc.strip().split("\n")[0].rstrip(".")
-        return re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(1).replace("_", " "), first)
+        first = re.sub(r"`(\w+)`['’]s\b", lambda m: self.say("your") if m.group(1) in holder else m.group(0), first)
+        first = re.sub(r"`(\w+)`", lambda m: values.get(m.group(1)) or m.group(1).replace("_", " "), first)
+        return re.sub(r"`([^`]*)`", lambda m: m.group(1).replace("_", " "), first)  # other code reads as words
 
     def arguments(self, e: ast.Call) -> str | None:
         named = [f"{k.name} = {self.arg(k.value)}" for k in e.kwargs]
@@ -420,12 +471,29 @@ class Describer:
         return self.arg(e)
 
     def message(self, e: ast.Expr | None, args: dict[str, ast.Expr]) -> str | None:
-        readings = {k: self.arg(v) for k, v in args.items()}
+        readings = {k: self.say("holder") if self.is_you(v) else self.arg(v) for k, v in args.items()}  # a message speaks in the third person
         if isinstance(e, ast.Str) and e.value in self.rules.messages:
-            return self.say("quote", text=substitute(self.rules.messages[e.value], readings))
+            return self.say("quote", text=self.message_text(self.rules.messages[e.value], args, readings))
         if e is None:
             return None
         return self.arg(e) + "".join(f", {k} = {v}" for k, v in readings.items())
+
+    def message_text(self, template: str, args: dict[str, ast.Expr], readings: dict[str, str]) -> str:
+        """A message's template filled with the readings; a choice field (`{n|1=moves|move}`)
+        picks by a literal or declared name, else reads its last text."""
+
+        def field(m: re.Match) -> str:
+            name, choices = m.group(1), m.group(2)
+            if name is None:
+                return m.group()[0]  # `{{`, `}}`
+            if not choices:
+                return readings.get(name, m.group())
+            value = _literal(args[name]) if name in args else _NOT_LITERAL
+            if isinstance(args.get(name), ast.Name) and args[name].id not in self.bound:
+                value = args[name].id  # a symbol (`what=adult`)
+            return choose_text(value, choices) if value is not _NOT_LITERAL else choices.rsplit("|", 1)[1]
+
+        return FIELD.sub(field, template)
 
     # ---- declarations ----
     def decl(self, d: ast.Decl) -> list[Line]:

@@ -154,7 +154,7 @@ def _items(xs) -> tuple:
 
 # ---- zones and entities ----
 @primitive("inside", Param("zone", "zone"), returns="list", doc="The entities in a zone, top first.",
-           phrase="everything in {zone}")
+           phrase="the contents of {zone}")
 def inside(rt, zone):
     try:  # _zone, inline (one of the commonest primitives)
         value = tuple(read_record(rt.state.zones, zone))

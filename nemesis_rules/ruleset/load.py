@@ -25,6 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from nemesis_rules.dsl import ast
 from nemesis_rules.dsl.diagnostics import Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.parse import parse_body, parse_module, parse_module_reusing
+from nemesis_rules.dsl.template import FIELD
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.limits import (
     MAX_FILE_BYTES,
@@ -42,7 +43,6 @@ from nemesis_rules.ruleset.records import (
     Manifest,
     Script,
 )
-from nemesis_rules.ruleset.template import FIELD
 from nemesis_rules.ruleset.yaml_reader import load_positioned
 
 COMPONENT_FIELDS = {f.name for f in attrs.fields(ComponentSpec)}

@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from nemesis_rules.dsl import ast
+from nemesis_rules.dsl import ast, template
 from nemesis_rules.dsl.check import Callable_, Checker, Environment
 from nemesis_rules.dsl.diagnostics import WARNING, Diagnostic, Span, did_you_mean
 from nemesis_rules.dsl.proptypes import BASE_TYPES, Names, PropType, parse_type, value_problem
 from nemesis_rules.engine import limits
 from nemesis_rules.engine.compile import STEP_EVENTS, lays_links, why_keys
-from nemesis_rules.ruleset import template
 from nemesis_rules.ruleset.compose import Composition, Declared, script_procs
 from nemesis_rules.ruleset.layout import check_layouts
 from nemesis_rules.ruleset.records import VISIBILITIES
@@ -719,7 +718,7 @@ def _placeholders(text: str) -> set[str]:
 
 def bad_placeholder(text: str) -> str | None:
     """The first field of a template that is neither `{name}` nor `{name|key=text|...|text}` (the
-    engine fills only those: ruleset/template.py)."""
+    engine fills only those: dsl/template.py)."""
     for m in _FIELD.finditer(text):
         field = m.group()
         if field in ("{{", "}}"):
