@@ -83,3 +83,26 @@ def test_the_menu_lists_why_an_action_is_unavailable_within_80_columns(lang, rea
     listed = lines[lines.index(heading) + 1:-1]
     assert len(listed) >= 3 and any(line.strip().endswith(reason) for line in listed), lines
     assert all(len(line) <= WIDTH for line in lines), lines
+
+
+@pytest.mark.parametrize(("lang", "facility", "crew", "knowledge"), [
+    ("en", "Facility (", "Crew", "Knowledge"),
+    ("pl", "Baza (", "Załoga", "Wiedza"),
+])
+def test_the_lockdown_screen_has_facility_and_crew_panels_and_lists_no_room_tile(lang, facility, crew, knowledge):
+    """Lockdown DECISIONS D26-D28: Lockdown's screen draws nemesis_core's facility panel (one row a
+    room space with a tile, by its number) and its own crew panel with Knowledge, and counts its
+    piles instead of listing each room tile and exploration token of the board, within 80 columns."""
+    screen, game = mid_game_screen(("lockdown",), 40, lang, board="provisional")
+    lines = screen.splitlines()
+    assert not [line for line in lines if len(line) > WIDTH]
+    start = next(i for i, line in enumerate(lines) if line.startswith(facility))
+    numbers = [line.split()[0] for line in lines[start + 2:start + 8]]
+    assert numbers == ["1", "2", "3", "4", "5", "6"], lines[start:start + 8]
+    assert "Repository" in screen or "Magazyn" in screen  # an explored room by name
+    at = lines.index(crew)
+    assert knowledge in lines[at + 1] + lines[at + 2]
+    view = game.view(game.decision.player)
+    board_zones = {render.zone_label(game.rules, k) for k in view["zones"]
+                   if k.partition("@")[0] in ("room_tile", "room_exploration")}
+    assert board_zones and not [line for line in lines if any(line.startswith(z) for z in board_zones)]
