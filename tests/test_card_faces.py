@@ -209,7 +209,7 @@ def test_a_primitive_the_holder_does_reads_in_the_second_person() -> None:
     (("retaliation",), "en", "medical_support_field_surgery",
      "You choose one of the characters in your room with a serious wound (“Which Character?”). The chosen one: discard a serious wound."),
     (("retaliation",), "pl", "medical_support_first_aid",
-     "Jeśli wybierasz jedno z listy (możliwości Pierwszej pomocy: leczenie albo apteczka)"),
+     "Wybierasz: odzyskaj zdrowie: 1 albo weź żeton wyposażenia (Medpack)."),
     (("base",), "en", "objective_a_proper_burial", "Character Corpse (blue) is in your Hands."),
     (("base",), "en", "item_plasma_torch", "For each of the door tokens in the chosen one: Set state of that one to closed."),
     (("base",), "ru", "item_smoke_grenade", "Покиньте отсек в бою, не подвергаясь атаке."),
@@ -218,3 +218,53 @@ def test_what_a_face_chose_or_loops_over_reads_as_words(modules, lang, cid, text
     """Issue #36's faces: "You choose t from ... T: discard", "For each d in", "is one of everything
     in Hands of you", "You leaves the room" (base V9, RT255)."""
     assert text in _full_faces(cached_rules(modules, lang))[cid]
+
+
+def _choice_compared(text: str, lang: str) -> list[str]:
+    """A choice's sentence read as an operand: "you choose one of ... (“Restore Health?”) is heal" (base V14)."""
+    words = phrases(lang)
+    operator = words.language["=="].split("{left}")[1].split("{right}")[0]  # " is ", " = "
+    choosing = (words.language["you_choose"].split("{")[0], words.primitives["choose"].split("}", 1)[1].split("{")[0])
+    return [m.group(1) for m in re.finditer(rf"(?:{'|'.join(map(re.escape, choosing))})[^.]*?([”»]\){re.escape(operator)})",
+                                            text, re.IGNORECASE)]
+
+
+def _a_verb_after_a_verb(text: str, lang: str) -> list[str]:
+    """A phrase that reads a sentence where a noun belongs: "Put that one chooses one of" (base V14)."""
+    return re.findall(r"\b(?:Put|put|Move|move|Discard|discard) \w+(?: \w+)? chooses\b", text) if lang == "en" else []
+
+
+def _plural_of_one(text: str, lang: str) -> list[str]:
+    """"1 contamination cards", "1 intruders": a reading's number read by a plural noun (base V15)."""
+    return re.findall(r"\b1 (?:\w+ )?(?:cards|intruders|injuries|hits|wounds|tokens|eggs)\b", text) if lang == "en" else []
+
+
+@pytest.mark.parametrize("modules, lang", FACES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+def test_no_face_reads_a_choice_as_a_value_or_a_plural_of_one(modules: tuple[str, ...], lang: str) -> None:
+    faces = _full_faces(cached_rules(modules, lang))
+    found = {cid: bad for cid, text in faces.items()
+             if (bad := _choice_compared(text, lang) + _a_verb_after_a_verb(text, lang) + _plural_of_one(text, lang))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("text, lang, bad", [
+    ("If you choose one of heal (“Restore Health?”) is restore 1 Health: Restore 1 health.", "en", ["”) is "]),
+    ("Jeśli wybierasz jedno z listy (x) („Które?”) = leczenie: ...", "pl", ["”) = "]),
+    ("Put that one chooses one of the contents of Hand.", "en", ["Put that one chooses"]),
+    ("The chosen one gains 1 contamination cards; 2 intruders appear.", "en", ["1 contamination cards"]),
+    ("You choose: restore 1 health, or take a Medpack token.", "en", []),
+])
+def test_the_choice_and_plural_checks_find_what_they_name(text: str, lang: str, bad: list[str]) -> None:
+    assert _choice_compared(text, lang) + _a_verb_after_a_verb(text, lang) + _plural_of_one(text, lang) == bad
+
+
+@pytest.mark.parametrize("cid, text", [
+    ("medical_support_first_aid", "You choose: restore 1 health, or take a Medpack token."),
+    ("medical_support_field_surgery",
+     "You choose one of the characters in your room with a serious wound (“Which Character?”). The chosen one: "
+     "discard a serious wound. If how many Medpack tokens you have is more than 0, you choose: spend a Medpack "
+     "token, or the chosen one gains 1 contamination card; otherwise: the chosen one gains 1 contamination card."),
+])
+def test_medical_supports_choices_read_as_a_choice_between_their_effects(cid: str, text: str) -> None:
+    """`if choose(...) == X: A else: B` reads "you choose: A, or B" (base V14, RT260)."""
+    assert _full_faces(cached_rules(("retaliation",), "en"))[cid] == text
