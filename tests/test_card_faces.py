@@ -237,9 +237,13 @@ def _a_verb_after_a_verb(text: str, lang: str) -> list[str]:
     return re.findall(r"\b(?:Put|put|Move|move|Discard|discard) \w+(?: \w+)? chooses\b", text) if lang == "en" else []
 
 
+PLURALS = {"en": r"\b1 (?:\w+ )?(?:cards|intruders|injuries|hits|wounds|tokens|eggs)\b",
+           "pl": r"\b1 (?:kart|intruzów|obrażeń)\b", "ru": r"(?!)"}  # ru writes the number after a colon
+
+
 def _plural_of_one(text: str, lang: str) -> list[str]:
-    """"1 contamination cards", "1 intruders": a reading's number read by a plural noun (base V15)."""
-    return re.findall(r"\b1 (?:\w+ )?(?:cards|intruders|injuries|hits|wounds|tokens|eggs)\b", text) if lang == "en" else []
+    """"1 contamination cards", "1 intruzów": a reading's number read by a plural noun (base V15)."""
+    return re.findall(PLURALS[lang], text)
 
 
 @pytest.mark.parametrize("modules, lang", FACES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
@@ -256,6 +260,7 @@ def test_no_face_reads_a_choice_as_a_value_or_a_plural_of_one(modules: tuple[str
     ("Put that one chooses one of the contents of Hand.", "en", ["Put that one chooses"]),
     ("The chosen one gains 1 contamination cards; 2 intruders appear.", "en", ["1 contamination cards"]),
     ("You choose: restore 1 health, or take a Medpack token.", "en", []),
+    ("1 intruzów typu Truteń pojawia się w: ten.", "pl", ["1 intruzów"]),
 ])
 def test_the_choice_and_plural_checks_find_what_they_name(text: str, lang: str, bad: list[str]) -> None:
     assert _choice_compared(text, lang) + _a_verb_after_a_verb(text, lang) + _plural_of_one(text, lang) == bad
