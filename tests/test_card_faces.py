@@ -81,12 +81,14 @@ def _leftovers(text: str, lang: str) -> list[str]:
 
 def _untranslated_calls(rules) -> set[str]:
     """`name (` of each procedure and function the catalogs do not name, whose module ships the
-    table's language: how a call without a reading shows (a module in English only may)."""
+    table's language: how a call without a reading shows (a module in English only may); one
+    without parameters shows as its English name alone ("Noise roll everyone", base V16)."""
     comp = rules.composition
     ships = {m.id for m in comp.modules if rules.lang in m.manifest.languages}
     props = {p for k in comp.kinds.values() for p in k.value.props}  # `side (ten)` is a prop, read as pl reads one
-    return {f"{rules.label(n)} (" for n, d in (*comp.procs.items(), *comp.fns.items())
-            if d.module in ships and rules.label(n) == n.replace("_", " ") and n not in props}
+    return {rules.label(n) + (" (" if d.value.params else "") for n, d in (*comp.procs.items(), *comp.fns.items())
+            if d.module in ships and rules.label(n) == n.replace("_", " ") and n not in props
+            and (d.value.params or " " in rules.label(n))}
 
 
 @pytest.mark.parametrize("modules, lang", FACES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
@@ -97,7 +99,8 @@ def test_no_face_shows_script_leftovers(modules: tuple[str, ...], lang: str) -> 
     faces = _full_faces(rules)
     calls = _untranslated_calls(rules) if lang != "en" else set()  # English reads the ## doc comments
     assert len(faces) > 60
-    found = {cid: bad for cid, text in faces.items() if (bad := _leftovers(text, lang) + [c for c in calls if c in text])}
+    found = {cid: bad for cid, text in faces.items() if (bad := _leftovers(text, lang) + [c for c in calls if c in text.lower()
+                                                                                       or c in text])}
     assert found == {}
 
 
@@ -209,7 +212,7 @@ def test_a_primitive_the_holder_does_reads_in_the_second_person() -> None:
     (("retaliation",), "en", "medical_support_field_surgery",
      "You choose one of the characters in your room with a serious wound (“Which Character?”). The chosen one: discard a serious wound."),
     (("retaliation",), "pl", "medical_support_first_aid",
-     "Jeśli wybierasz jedno z listy (możliwości Pierwszej pomocy: leczenie albo apteczka)"),
+     "Wybierasz: odzyskaj zdrowie: 1 albo weź żeton wyposażenia (Medpack)."),
     (("base",), "en", "objective_a_proper_burial", "Character Corpse (blue) is in your Hands."),
     (("base",), "en", "item_plasma_torch", "For each of the door tokens in the chosen one: Set state of that one to closed."),
     (("base",), "ru", "item_smoke_grenade", "Покиньте отсек в бою, не подвергаясь атаке."),
@@ -217,4 +220,70 @@ def test_a_primitive_the_holder_does_reads_in_the_second_person() -> None:
 def test_what_a_face_chose_or_loops_over_reads_as_words(modules, lang, cid, text) -> None:
     """Issue #36's faces: "You choose t from ... T: discard", "For each d in", "is one of everything
     in Hands of you", "You leaves the room" (base V9, RT255)."""
+    assert text in _full_faces(cached_rules(modules, lang))[cid]
+
+
+def _choice_compared(text: str, lang: str) -> list[str]:
+    """A choice's sentence read as an operand: "you choose one of ... (“Restore Health?”) is heal" (base V14)."""
+    words = phrases(lang)
+    operator = words.language["=="].split("{left}")[1].split("{right}")[0]  # " is ", " = "
+    choosing = (words.language["you_choose"].split("{")[0], words.primitives["choose"].split("}", 1)[1].split("{")[0])
+    return [m.group(1) for m in re.finditer(rf"(?:{'|'.join(map(re.escape, choosing))})[^.]*?([”»]\){re.escape(operator)})",
+                                            text, re.IGNORECASE)]
+
+
+def _a_verb_after_a_verb(text: str, lang: str) -> list[str]:
+    """A phrase that reads a sentence where a noun belongs: "Put that one chooses one of" (base V14)."""
+    return re.findall(r"\b(?:Put|put|Move|move|Discard|discard) \w+(?: \w+)? chooses\b", text) if lang == "en" else []
+
+
+PLURALS = {"en": r"\b1 (?:\w+ )?(?:cards|intruders|injuries|hits|wounds|tokens|eggs)\b",
+           "pl": r"\b1 (?:kart|intruzów|obrażeń)\b", "ru": r"(?!)"}  # ru writes the number after a colon
+
+
+def _plural_of_one(text: str, lang: str) -> list[str]:
+    """"1 contamination cards", "1 intruzów": a reading's number read by a plural noun (base V15)."""
+    return re.findall(PLURALS[lang], text)
+
+
+@pytest.mark.parametrize("modules, lang", FACES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+def test_no_face_reads_a_choice_as_a_value_or_a_plural_of_one(modules: tuple[str, ...], lang: str) -> None:
+    faces = _full_faces(cached_rules(modules, lang))
+    found = {cid: bad for cid, text in faces.items()
+             if (bad := _choice_compared(text, lang) + _a_verb_after_a_verb(text, lang) + _plural_of_one(text, lang))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("text, lang, bad", [
+    ("If you choose one of heal (“Restore Health?”) is restore 1 Health: Restore 1 health.", "en", ["”) is "]),
+    ("Jeśli wybierasz jedno z listy (x) („Które?”) = leczenie: ...", "pl", ["”) = "]),
+    ("Put that one chooses one of the contents of Hand.", "en", ["Put that one chooses"]),
+    ("The chosen one gains 1 contamination cards; 2 intruders appear.", "en", ["1 contamination cards"]),
+    ("You choose: restore 1 health, or take a Medpack token.", "en", []),
+    ("1 intruzów typu Truteń pojawia się w: ten.", "pl", ["1 intruzów"]),
+])
+def test_the_choice_and_plural_checks_find_what_they_name(text: str, lang: str, bad: list[str]) -> None:
+    assert _choice_compared(text, lang) + _a_verb_after_a_verb(text, lang) + _plural_of_one(text, lang) == bad
+
+
+@pytest.mark.parametrize("cid, text", [
+    ("medical_support_first_aid", "You choose: restore 1 health, or take a Medpack token."),
+    ("medical_support_field_surgery",
+     "You choose one of the characters in your room with a serious wound (“Which Character?”). The chosen one: "
+     "discard a serious wound. If how many Medpack tokens you have is more than 0, you choose: spend a Medpack "
+     "token, or the chosen one gains 1 contamination card; otherwise: the chosen one gains 1 contamination card."),
+])
+def test_medical_supports_choices_read_as_a_choice_between_their_effects(cid: str, text: str) -> None:
+    """`if choose(...) == X: A else: B` reads "you choose: A, or B" (base V14, RT260)."""
+    assert _full_faces(cached_rules(("retaliation",), "en"))[cid] == text
+
+
+@pytest.mark.parametrize("modules, lang, cid, text", [
+    (("base", "carnomorphs"), "pl", "event_emergency_protocol_failure", "odlatuje: z postaciami na pokładzie startuje"),
+    (("base", "void_seeders"), "ru", "void_event_evacuation_pod_ejection", "отстыковывается: с персонажами на борту"),
+    (("retaliation",), "pl", "event_egg_protection", "Każda postać wykonuje rzut na hałas."),
+])
+def test_a_call_with_no_argument_or_of_an_english_only_module_reads_in_the_tables_language(modules, lang, cid, text):
+    """`noise_roll_everyone()`, `eject_pod(...)` (carnomorphs_base, void_seeders_base) read from the
+    shipped module's `readings:`, not as "Noise roll everyone", "Eject pod (...)" (base V16, RT261)."""
     assert text in _full_faces(cached_rules(modules, lang))[cid]

@@ -229,3 +229,37 @@ def test_primitive_phrases_name_their_parameters(lang):
 
 def test_an_unknown_language_reads_in_english():
     assert phrases("xx") == phrases("en")
+
+
+CHOICES = """
+proc pick(who, n):
+    if choose(who, [1, 2], prompt="which") == 1:
+        pass
+    else:
+        return
+    if n > 0 and choose(who, [1, 2]) == 2:
+        pass
+    else:
+        return
+    if n > 1 or choose(who, [1, 2]) == 1:
+        pass
+    match choose(who, [1, 2]):
+        case 1:
+            pass
+"""
+
+
+def test_a_choice_compared_to_a_value_reads_as_a_choice_between_the_branches():
+    """base V14: `if [c and] choose(...) == X: A else: B` reads "who chooses: A, or B"; inside a
+    longer condition "who chooses X"; `match choose(...)` "who chooses one of ..., then:"."""
+    rules = TOYS["en"]
+    proc = next(d for d in parse_module(CHOICES)[0].decls if isinstance(d, ast.ProcDef))
+    assert as_lines(describe_script(rules, proc)) == [
+        "who chooses: do nothing, or stop here.",
+        "If n is more than 0, who chooses: do nothing, or stop here; otherwise: stop here.",
+        "If n is more than 1 or who chooses 1:",
+        "  - Do nothing.",
+        "who chooses one of 1, 2, then:",
+        "  - If it is 1:",
+        "    - Do nothing.",
+    ]

@@ -202,6 +202,8 @@ class Describer:
 
     def stmt(self, s: ast.Stmt, depth: int) -> list[Line]:
         match s:
+            case ast.If(branches=(branch,), orelse=orelse) if (between := self.choice_between(branch, orelse)):
+                return [self.line(depth, between)]
             case ast.If(branches=branches, orelse=orelse):
                 lines = [ln for i, b in enumerate(branches)
                          for ln in self.header(self.say("elif" if i else "if", cond=self.expr(b.cond)), b.body, depth)]
@@ -215,7 +217,9 @@ class Describer:
             case ast.While(cond=c, body=body):
                 return self.header(self.say("while", cond=self.expr(c)), body, depth)
             case ast.Match(subject=subject, cases=cases):
-                lines = [self.line(depth, self.say("match", subject=self.expr(subject)))]
+                heading = self.say("match_choice", choice=self.choice_phrase("choose", subject)) \
+                    if self.is_choice(subject) else self.say("match", subject=self.expr(subject))
+                lines = [self.line(depth, heading)]
                 return lines + [ln for c in cases for ln in self.header(self.case(c), c.body, depth + 1)]
         return [self.line(depth, self.simple(s))]
 
@@ -250,6 +254,8 @@ class Describer:
                 return self.say("emit", event=self.rules.label(ev), args=self.listing(args))
             case ast.ExprStmt(expr=ast.Call(func=ast.Name(id=n)) as e) if self.documented(n):
                 return self.reading(n, e) or self.doc_reading(n, e)
+            case ast.ExprStmt(expr=e) if self.is_choice(e):
+                return self.choice_phrase("choose", e)
             case ast.ExprStmt(expr=e):
                 return self.expr(e)
         raise TypeError(f"not a statement node: {s!r}")
@@ -261,6 +267,45 @@ class Describer:
     def is_primitive(self, name: str) -> bool:
         """Whether `name` names the primitive (no variable or declaration hides it)."""
         return name in REGISTRY and name not in self.bound and name not in self.declared
+
+    def choice_between(self, branch: ast.Branch, orelse: tuple[ast.Stmt, ...]) -> str | None:
+        """`if [cond and] choose(...) == X: A else: B`, each branch one statement, as a choice
+        between A and B ("you choose: A, or B"); None when the `if` is not one."""
+        cond, choice = self.split_choice(branch.cond)
+        first, second = self.only_sentence(branch.body), self.only_sentence(orelse)
+        if choice is None or first is None or second is None:
+            return None
+        between = self.choice_say("choose_between", choice.left, first=first, second=second)
+        return between if cond is None else self.say("if_choose_between", cond=self.expr(cond), choice=between,
+                                                     orelse=second)
+
+    def split_choice(self, cond: ast.Expr) -> tuple[ast.Expr | None, ast.Compare | None]:
+        """A condition `choose(...) == X`, or `C and choose(...) == X`: (C or None, the comparison)."""
+        match cond:
+            case ast.Compare(op="==", left=left) if self.is_choice(left):
+                return None, cond
+            case ast.BoolOp(op="and", left=c, right=ast.Compare(op="==", left=left) as compare) \
+                    if self.is_choice(left):
+                return c, compare
+        return None, None
+
+    def only_sentence(self, body: tuple[ast.Stmt, ...]) -> str | None:
+        """The reading of a block of one simple statement, opening in lower case (None otherwise)."""
+        if len(body) != 1 or isinstance(body[0], ast.If | ast.For | ast.Repeat | ast.While | ast.Match):
+            return None
+        return self.noun(self.simple(body[0]))
+
+    def choice_say(self, key: str, call: ast.Call, **values: str | None) -> str:
+        """A phrase about the choice `call`, in the second person (`you_<key>`) when the holder chooses."""
+        you = bool(call.args) and self.is_you(call.args[0])
+        player = None if you or not call.args else self.arg(call.args[0])
+        return self.say(f"you_{key}" if you else key, player=player, **values)
+
+    def choice_phrase(self, key: str, call: ast.Call, **values: str | None) -> str:
+        """The choice `call` read by `key` with its own arguments (options, prompt, passing)."""
+        bound = self.bind(REGISTRY["choose"], call) or {}
+        return self.choice_say(key, call, **{**{k: v for k, v in bound.items() if k != "player"}, **values}) \
+            if key != "choose" else fill(self.primitive_phrase("choose", call), bound, self.words.language["missing"])
 
     def case(self, c: ast.Case) -> str:
         if any(isinstance(p, ast.Wildcard) for p in c.patterns):
@@ -307,6 +352,8 @@ class Describer:
                                                                                args=(zone,), kwargs=())) \
                     if self.is_primitive("inside"):  # "the card is in your hand", not "is one of everything in"
                 return self.say("in_zone" if op == "in" else "not_in_zone", left=self.arg(left), zone=self.arg(zone))
+            case ast.Compare(op="==", left=left, right=right) if self.is_choice(left):
+                return self.choice_phrase("chose_value", left, value=self.arg(right), options=None, optional=None)
             case ast.Compare(op="==" | "!=" as op, left=left, right=ast.NoneLit()):
                 key = "is_none" if op == "==" else "is_not_none"
                 return self.say(key, left=bracketed(self.expr(left), left, SUM))
@@ -360,6 +407,8 @@ class Describer:
                 if self.is_you(e.args[0]):
                     return self.say("owned_zone_you", zone=self.rules.label(n))
                 return self.say("owned_zone", zone=self.rules.label(n), owner=self.arg(e.args[0]))
+            case ast.Name(id="choose") if self.is_choice(e) and self.bind(REGISTRY["choose"], e) is not None:
+                return self.choice_phrase("the_choice", e)  # "put the one you choose from ... on top of ..."
             case ast.Name(id=n) if n in REGISTRY and n not in self.bound and n not in self.declared:
                 values = self.bind(REGISTRY[n], e)
                 if values is not None:
@@ -408,7 +457,8 @@ class Describer:
         if name not in self.rules.readings or values is None:
             return None
         holder = self.holder_params(name, e)
-        settled = fill(self.rules.readings[name], {p: None if p in holder else v for p, v in values.items()}, None)
+        template = self.settle_choices(self.rules.readings[name], name, e)
+        settled = fill(template, {p: None if p in holder else v for p, v in values.items()}, None)
         return substitute(settled, values, self.words.language["missing"])
 
     def holder_params(self, name: str, e: ast.Call) -> set[str]:
@@ -486,14 +536,23 @@ class Describer:
             name, choices = m.group(1), m.group(2)
             if name is None:
                 return m.group()[0]  # `{{`, `}}`
-            if not choices:
-                return readings.get(name, m.group())
-            value = _literal(args[name]) if name in args else _NOT_LITERAL
-            if isinstance(args.get(name), ast.Name) and args[name].id not in self.bound:
-                value = args[name].id  # a symbol (`what=adult`)
-            return choose_text(value, choices) if value is not _NOT_LITERAL else choices.rsplit("|", 1)[1]
+            return self.chosen_text(args.get(name), choices) if choices else readings.get(name, m.group())
 
         return FIELD.sub(field, template)
+
+    def chosen_text(self, arg: ast.Expr | None, choices: str) -> str:
+        """A choice field's text (`|1=card|cards`) for the argument `arg`: picked by a literal or
+        a declared name, else its last text."""
+        value = _NOT_LITERAL if arg is None else _literal(arg)
+        if isinstance(arg, ast.Name) and arg.id not in self.bound:
+            value = arg.id  # a symbol (`what=adult`)
+        return choose_text(value, choices) if value is not _NOT_LITERAL else choices.rsplit("|", 1)[1]
+
+    def settle_choices(self, template: str, name: str, e: ast.Call) -> str:
+        """A reading's choice fields (`{n|1=card|cards}`) settled by the call's arguments."""
+        args = dict(zip(self.declaration(name).params, e.args, strict=False))
+        return FIELD.sub(lambda m: self.chosen_text(args.get(m.group(1)), m.group(2)) if m.group(2) else m.group(),
+                         template)
 
     # ---- declarations ----
     def decl(self, d: ast.Decl) -> list[Line]:
