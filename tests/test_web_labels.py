@@ -106,6 +106,15 @@ FAULTS = r"""() => {
       .filter((name) => counters.includes(name)),
   };
 }"""
+# How big the board is drawn (base DECISIONS L10): a room name's smallest size on the screen (px),
+# whether the board's box scrolls, the board's height over the window's.
+SIZES = """() => {
+  const box = document.getElementById("board-box"), board = document.getElementById("board");
+  const px = [...document.querySelectorAll("#board text.place-name:not(.small)")]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {name_px: Math.min(...px), scrolls: box.scrollHeight > box.clientHeight + 1,
+          height: board.getBoundingClientRect().height / window.innerHeight};
+}"""
 # module, seats, seed, options, seat 1's random choices: tables crowded enough to show the faults
 TABLES = [(["base"], ["human", "random", "random"], 3, {}, 40),
           (["lockdown"], ["human", "random", "random"], 2, {"board": "provisional"}, 30),
@@ -139,7 +148,10 @@ def test_a_crowded_board_covers_no_name_no_number_and_cuts_no_text(tmp_path, bro
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(f"http://127.0.0.1:{port}/?table={table}&token={token}")
         page.wait_for_selector("#board g.place", timeout=60_000)
-        faults = page.evaluate(FAULTS)
+        faults, sizes = page.evaluate(FAULTS), page.evaluate(SIZES)
+        assert sizes["name_px"] >= 10, sizes  # Lockdown's tall drawing fitted to the height: 6 px
+        tall = modules == ["lockdown"]  # 1300 x 1500: drawn at its box's width, the box scrolls
+        assert sizes["scrolls"] == tall and (tall or sizes["height"] <= 0.9), sizes  # the others fit as before
         assert page.locator("#board g.figure, #board g.chip").count() > 3  # crowded: something lies in the rooms
         found = {fault: where for fault, where in faults.items() if where}
         assert not found, json.dumps(found, ensure_ascii=False)

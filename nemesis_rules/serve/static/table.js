@@ -204,6 +204,19 @@ function drawBoard(u) {
   drawPiles(u, board);
 }
 
+// The board at its box's width and at most 90% of the window's height, unless that draws a
+// room's name smaller than READABLE px (a tall drawing fitted to the height, a narrow window):
+// then at least that size, and its box scrolls (base DECISIONS L10).
+const READABLE = 10, NAME_SIZE = 12; // px on the screen; a room name's size in the drawing's units (table.css)
+function fitBoard(layout) {
+  const board = $("board"), box = $("board-box");
+  if (!layout || !box.clientWidth) return;
+  const [w, h] = layout.size, least = READABLE / NAME_SIZE;
+  const fits = Math.min(box.clientWidth / w, 0.9 * window.innerHeight / h) >= least;
+  board.classList.toggle("scrolled", !fits);
+  board.style.minWidth = fits ? "" : `${Math.ceil(w * least)}px`;
+}
+
 // Every zone of a place or a link (but its tiles, its hidden zones and what lays a link) by
 // owner, drawn together so that no two zones overlap.
 function heldThings(u) {
@@ -697,6 +710,7 @@ function draw(update) {
   drawHistory(update);
   drawResult(update);
   $("table").hidden = false;
+  fitBoard(update.board.layout);
   document.body.dataset.decision = update.decision ? update.decision.id : "over"; // lets a test wait for the next update
 }
 
@@ -763,6 +777,7 @@ function patched(m) {
   received({ type: "update", seq: m.seq, ...document });
 }
 
+window.addEventListener("resize", () => { if (current) fitBoard(current.board.layout); });
 $("filter").addEventListener("input", () => { if (current) drawHistory(current); });
 $("create-form").addEventListener("submit", (event) => {
   event.preventDefault();
