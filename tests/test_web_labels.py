@@ -52,7 +52,8 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
 # over each other, over a room or over what lies in a link, a room's mark over a name, a figure's
 # letters that do not stand out from its disc, a text past its box or squeezed beyond reading, a
-# track drawn as bare text, a track's counter repeated under the board.
+# track drawn as bare text, a track's counter repeated under the board, a chip's name cut or with no
+# tooltip (base DECISIONS L11).
 FAULTS = r"""() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
@@ -101,6 +102,8 @@ FAULTS = r"""() => {
       .map((g) => g.dataset.ref),
     text_past_its_box: boxed,
     html_overflow: html.map((n) => n.id || n.className || n.tagName),
+    chips_cut: all("#board g.chip:not(.dot) text").map(said).filter((t) => t.includes("…") && !t.startsWith("+")),
+    chips_untitled: all("#board g.chip").filter((g) => !(g.querySelector("title") || {}).textContent).map(said),
     bare_tracks: all("#board g.track").filter((g) => g.querySelectorAll("rect:not(.panel)").length < 2).map((g) => said(g)),
     tracks_repeated: all("#board g.track").map((g) => (g.querySelector("title") || g.querySelector("text")).textContent.split(":")[0])
       .filter((name) => counters.includes(name)),

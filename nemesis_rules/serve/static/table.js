@@ -403,9 +403,23 @@ function thingItem(u, t, dot) {
       colour: colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component) };
   }
   const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-  const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
-  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > 15 ? `${full.slice(0, 14)}…` : full,
+  const short = ent ? chipName(u, ent, name) : name;
+  const full = badge.length ? `${short}: ${word(u, badge[0])}` : short;
+  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > CHIP_CHARS ? `${full.slice(0, CHIP_CHARS - 1)}…` : full,
     colour: colourOf(ent ? ent.component || ent.kind : name) };
+}
+
+// A chip's name without its kind's last word, so that chips in a room read apart ("Malfunction
+// marker" of the kind "Marker": "Malfunction"; "Adult token (1/3)": "Adult (1/3)"), then, while
+// longer than a chip, without its first words ("Character Corpse (blue)": "Corpse (blue)"); the
+// whole name stays in its tooltip (base DECISIONS L11).
+const CHIP_CHARS = 15;
+function chipName(u, ent, name) {
+  const noun = ((u.board.kinds || {})[ent.kind] || "").split(" ").pop().toLowerCase();
+  let words = name.split(" ").filter((w) => w.toLowerCase() !== noun);
+  if (!noun || !words.length) words = name.split(" ");
+  while (words.length > 1 && words.join(" ").length > CHIP_CHARS) words = words.slice(1);
+  return words.join(" ");
 }
 
 // Whether letters on this colour read better light than dark (WCAG's relative luminance).
