@@ -52,7 +52,8 @@ def test_place_names_fit_their_boxes_and_corridor_things_leave_the_numbers_reada
 # a room name under a figure or chip, a thing outside its place's shape, two corridor numbers
 # over each other, over a room or over what lies in a link, a room's mark over a name, a figure's
 # letters that do not stand out from its disc, a text past its box or squeezed beyond reading, a
-# track drawn as bare text, a track's counter repeated under the board.
+# track drawn as bare text, a track's counter repeated under the board, a chip's name cut or with no
+# tooltip (base DECISIONS L11).
 FAULTS = r"""() => {
   const overlap = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
     && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
@@ -101,10 +102,21 @@ FAULTS = r"""() => {
       .map((g) => g.dataset.ref),
     text_past_its_box: boxed,
     html_overflow: html.map((n) => n.id || n.className || n.tagName),
+    chips_cut: all("#board g.chip:not(.dot) text").map(said).filter((t) => t.includes("…") && !t.startsWith("+")),
+    chips_untitled: all("#board g.chip").filter((g) => !(g.querySelector("title") || {}).textContent).map(said),
     bare_tracks: all("#board g.track").filter((g) => g.querySelectorAll("rect:not(.panel)").length < 2).map((g) => said(g)),
     tracks_repeated: all("#board g.track").map((g) => (g.querySelector("title") || g.querySelector("text")).textContent.split(":")[0])
       .filter((name) => counters.includes(name)),
   };
+}"""
+# How big the board is drawn (base DECISIONS L10): a room name's smallest size on the screen (px),
+# whether the board's box scrolls, the board's height over the window's.
+SIZES = """() => {
+  const box = document.getElementById("board-box"), board = document.getElementById("board");
+  const px = [...document.querySelectorAll("#board text.place-name:not(.small)")]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {name_px: Math.min(...px), scrolls: box.scrollHeight > box.clientHeight + 1,
+          height: board.getBoundingClientRect().height / window.innerHeight};
 }"""
 # module, seats, seed, options, seat 1's random choices: tables crowded enough to show the faults
 TABLES = [(["base"], ["human", "random", "random"], 3, {}, 40),
@@ -139,7 +151,10 @@ def test_a_crowded_board_covers_no_name_no_number_and_cuts_no_text(tmp_path, bro
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(f"http://127.0.0.1:{port}/?table={table}&token={token}")
         page.wait_for_selector("#board g.place", timeout=60_000)
-        faults = page.evaluate(FAULTS)
+        faults, sizes = page.evaluate(FAULTS), page.evaluate(SIZES)
+        assert sizes["name_px"] >= 10, sizes  # Lockdown's tall drawing fitted to the height: 6 px
+        tall = modules == ["lockdown"]  # 1300 x 1500: drawn at its box's width, the box scrolls
+        assert sizes["scrolls"] == tall and (tall or sizes["height"] <= 0.9), sizes  # the others fit as before
         assert page.locator("#board g.figure, #board g.chip").count() > 3  # crowded: something lies in the rooms
         found = {fault: where for fault, where in faults.items() if where}
         assert not found, json.dumps(found, ensure_ascii=False)

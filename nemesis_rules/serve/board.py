@@ -18,13 +18,15 @@ from nemesis_rules.ruleset.layout import layout_for, link_ends
 def board_data(rules: Ruleset, seen: dict[str, Any]) -> dict[str, Any]:
     """The layout that fits the game's options (None: the modules declare none), the ends of its
     printed links, the bounds of the counters it draws as tracks, every seen entity's name, the
-    text of the seat's own entities, and the page's own words in the table's language."""
+    name of each seen kind (a chip drops its kind's word), the text of the seat's own entities,
+    and the page's own words in the table's language."""
     comp = rules.composition
     layout = layout_for(comp, seen["options"])
     names = _words(rules, seen)
     names.update((eid, rules.label(ent["component"] or eid)) for eid, ent in seen["entities"].items())
+    kinds = {ent["kind"]: rules.label(ent["kind"]) for ent in seen["entities"].values()}
     return {"layout": layout, "ends": link_ends(comp, layout) if layout else {}, "bounds": _bounds(comp, layout),
-            "names": names, "texts": _texts(rules, seen, names), "words": phrases(rules.lang).page}
+            "names": names, "kinds": kinds, "texts": _texts(rules, seen, names), "words": phrases(rules.lang).page}
 
 
 def _bounds(comp: Composition, layout: dict[str, Any] | None) -> dict[str, list[int]]:

@@ -106,6 +106,7 @@ _BOARD = {
                                                     "max], its spaces when no entity gives them"},
         "names": {"type": "object", "description": "each entity of the view: id -> its name; and the label of "
                                                   "every prop, text prop value, zone and counter of the view"},
+        "kinds": {"type": "object", "description": "each kind of entity of the view: kind -> its name"},
         "texts": {"type": "object", "description": "what the face of each seen entity in a player's zone and of "
                                                    "each entity the seat's options name reads: id -> text"},
         "words": {"type": "object", "description": "the page's own words in the table's language "

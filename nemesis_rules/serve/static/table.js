@@ -204,6 +204,19 @@ function drawBoard(u) {
   drawPiles(u, board);
 }
 
+// The board at its box's width and at most 90% of the window's height, unless that draws a
+// room's name smaller than READABLE px (a tall drawing fitted to the height, a narrow window):
+// then at least that size, and its box scrolls (base DECISIONS L10).
+const READABLE = 10, NAME_SIZE = 12; // px on the screen; a room name's size in the drawing's units (table.css)
+function fitBoard(layout) {
+  const board = $("board"), box = $("board-box");
+  if (!layout || !box.clientWidth) return;
+  const [w, h] = layout.size, least = READABLE / NAME_SIZE;
+  const fits = Math.min(box.clientWidth / w, 0.9 * window.innerHeight / h) >= least;
+  board.classList.toggle("scrolled", !fits);
+  board.style.minWidth = fits ? "" : `${Math.ceil(w * least)}px`;
+}
+
 // Every zone of a place or a link (but its tiles, its hidden zones and what lays a link) by
 // owner, drawn together so that no two zones overlap.
 function heldThings(u) {
@@ -390,9 +403,23 @@ function thingItem(u, t, dot) {
       colour: colourOf(fig.colour ? ent.props[fig.colour] : ent.kind) || colourOf(ent.component) };
   }
   const badge = (layout.badges || []).map((b) => ent && ent.props[b]).filter((v) => typeof v === "string");
-  const full = badge.length ? `${name}: ${word(u, badge[0])}` : name;
-  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > 15 ? `${full.slice(0, 14)}…` : full,
+  const short = ent ? chipName(u, ent, name) : name;
+  const full = badge.length ? `${short}: ${word(u, badge[0])}` : short;
+  return { shape: dot ? "dot" : "chip", ids, name, n: 1, text: full.length > CHIP_CHARS ? `${full.slice(0, CHIP_CHARS - 1)}…` : full,
     colour: colourOf(ent ? ent.component || ent.kind : name) };
+}
+
+// A chip's name without its kind's last word, so that chips in a room read apart ("Malfunction
+// marker" of the kind "Marker": "Malfunction"; "Adult token (1/3)": "Adult (1/3)"), then, while
+// longer than a chip, without its first words ("Character Corpse (blue)": "Corpse (blue)"); the
+// whole name stays in its tooltip (base DECISIONS L11).
+const CHIP_CHARS = 15;
+function chipName(u, ent, name) {
+  const noun = ((u.board.kinds || {})[ent.kind] || "").split(" ").pop().toLowerCase();
+  let words = name.split(" ").filter((w) => w.toLowerCase() !== noun);
+  if (!noun || !words.length) words = name.split(" ");
+  while (words.length > 1 && words.join(" ").length > CHIP_CHARS) words = words.slice(1);
+  return words.join(" ");
 }
 
 // Whether letters on this colour read better light than dark (WCAG's relative luminance).
@@ -697,6 +724,7 @@ function draw(update) {
   drawHistory(update);
   drawResult(update);
   $("table").hidden = false;
+  fitBoard(update.board.layout);
   document.body.dataset.decision = update.decision ? update.decision.id : "over"; // lets a test wait for the next update
 }
 
@@ -763,6 +791,7 @@ function patched(m) {
   received({ type: "update", seq: m.seq, ...document });
 }
 
+window.addEventListener("resize", () => { if (current) fitBoard(current.board.layout); });
 $("filter").addEventListener("input", () => { if (current) drawHistory(current); });
 $("create-form").addEventListener("submit", (event) => {
   event.preventDefault();
