@@ -26,7 +26,7 @@ WITH = ("", "chytrids", "void_seeders", "carnomorphs", "aftermath", "lockdown_me
 PLAYER_COUNTS = range(1, 6)
 SLOW_SEEDS = seeds_from_env("NEMESIS_LOCKDOWN_SEEDS", "100")
 ENDS = ("jump", "ship_destroyed", "all_characters_dead")
-NOTE = "provisional board: the printed layout is unknown"
+NOTE = "Provisional board: the printed layout is unknown"
 
 
 def modules(other: str) -> list[str]:
