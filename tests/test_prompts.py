@@ -95,3 +95,16 @@ def test_an_action_parameter_reads_as_a_question_with_no_raw_id(lang):
         text = render.question(rules, asked)
         assert text == rules.message(key) and "_" not in text, (key, text)
 
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Movement: choose some param"),
+    ("pl", "Ruch: wybierz (some param)"),
+    ("ru", "Перемещение: выберите (some param)"),
+])
+def test_a_parameter_without_a_message_reads_as_the_action_and_the_parameter(lang, expected):
+    """A modder's action parameter with no prompt message (lint W604) still reads as words: the
+    action's name and the parameter's label, not `drop item.thing` or `Movement: which to?`."""
+    rules = cached_rules(("base",), lang)
+    decision = Game.new(rules, PLAYERS, 1).decision
+    asked = type(decision)(decision.player, "movement.some_param", None, decision.options, decision.optional, rules)
+    assert render.question(rules, asked) == expected
