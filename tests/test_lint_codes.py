@@ -26,7 +26,7 @@ E308 unknown-event E309 unknown-option E310 unknown-symbol-value E400 wrong-arit
 E402 not-callable E403 wrong-prop-type E404 id-as-string E500 duplicate-id E501 deck-count-mismatch W502 unreachable-code
 W503 unused-procedure W504 unused-component W506 unlaid-link E505 misplaced-statement W507 missing-link-label
 E508 duplicate-link-label E509 unreachable-node E510 wrong-kind-in-zone W600 missing-translation
-W601 unused-translation-key E602 placeholder-mismatch E603 bad-placeholder E700 missing-required-module
+W601 unused-translation-key E602 placeholder-mismatch E603 bad-placeholder W604 missing-prompt E700 missing-required-module
 E701 module-cycle E702 conflicting-replacements E703 engine-version-out-of-range
 E704 conflicting-modules E705 bad-requires-path W800 unbounded-loop E801 file-too-large
 E802 yaml-alias-expansion E803 too-many-components E804 value-too-large E805 nesting-too-deep

@@ -312,12 +312,10 @@ def unavailable_lines(console: Console, rules: Ruleset, unavailable: list[dict[s
 
 def question(rules: Ruleset, decision: Decision) -> str:
     """The decision's prompt in words; an action's parameter (`play.card`) without a message reads
-    as the action's name and the parameter's."""
+    as the action's name and the parameter's (a modder's module may not name it: lint W604)."""
     prompt = decision.prompt or ""
-    if decision.text and decision.text != prompt:
-        return decision.text
     action, dot, param = prompt.partition(".")
-    if dot:
+    if dot and prompt not in rules.messages and decision.text == rules.message(prompt):
         return words(rules, "which", action=rules.label(action), param=rules.label(param))
     return decision.text or words(rules, "choose")
 

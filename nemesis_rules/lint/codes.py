@@ -929,6 +929,30 @@ CODES: tuple[LintCode, ...] = (
         ```
         Write `{{` and `}}` for a literal brace.
         """),
+    _rule("W604", "missing-prompt", """
+        ## What it does
+        Warns about a parameter of an action (`action walk(who, to in exits(who))`) with no
+        prompt message in the English catalog: the message keyed `action.parameter`
+        (`walk.to`), the question a player is asked when choosing it.
+
+        ## Why it matters
+        Without it the terminal and the web page ask with the action's and the parameter's
+        names alone ("walk: choose to"), which reads badly in every language.
+
+        ## Example
+        ```
+        action walk(who, to in exits(who)) cost 1:
+            move(who, to)
+        ```
+
+        ## Instead
+        ```yaml
+        # i18n/en.yaml
+        messages:
+          walk.to: "Walk to which room?"
+        ```
+        Add the same key to each language the module ships (W600 says which lack it).
+        """),
     # ---- E7xx layering ----
     _rule("E700", "missing-required-module", """
         ## What it does

@@ -742,6 +742,7 @@ def _check_catalogs(comp: Composition, env: Environment, focus: str | None = Non
     top = focus or (comp.modules[-1].id if comp.modules else None)
     _unused_keys(comp, env, base, top)
     _untitled_components(comp, base, top)
+    _unprompted_parameters(comp, base, top)
     for lang in _shipped_languages(comp):
         table = comp.catalogs.get(lang, {})
         for key, d in base.items():
@@ -813,6 +814,20 @@ def _unused_keys(comp: Composition, env: Environment, base: dict, top: str | Non
                 comp.diagnostics.append(Diagnostic(
                     "E603", f"`{key}`: `{bad[:40]}` is not a `{{name}}` or `{{name|key=text|text}}` placeholder",
                     d.span, help="only `{name}` and `{name|key=text|text}` are filled; write `{{` for a brace"))
+
+
+def _unprompted_parameters(comp: Composition, base: dict, top: str | None) -> None:
+    """Every parameter of the checked module's actions asks a player (`choose(..., prompt="a.p")`):
+    without an English message the question reads only the action's and the parameter's names."""
+    for name, d in comp.actions.items():
+        if d.module != top:
+            continue
+        for p in d.value.params:
+            if f"messages.{name}.{p.name}" not in base:
+                comp.diagnostics.append(Diagnostic(
+                    "W604", f"action `{name}` asks for `{p.name}` with no prompt (it reads “{name}: choose {p.name}”)",
+                    p.span, severity=WARNING,
+                    help=f"add `{name}.{p.name}: \"...?\"` under `messages:` in i18n/en.yaml (and each language shipped)"))
 
 
 def _untitled_components(comp: Composition, base: dict, top: str | None) -> None:
