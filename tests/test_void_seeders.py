@@ -143,7 +143,8 @@ def check_view(game, seat):
         vis = prog.zone_visibility.get(name, "public")
         mine = owner == f"player{seat + 1}"
         if vis in HIDDEN or (vis == "owner" and not mine):
-            peeked = {e for e in members if seat in game.state.known.get(e, ())}   # looked at (peek)
+            # looked at (peek), or shown to everyone (make_public: a drafted pair, base DECISIONS F45)
+            peeked = {e for e in members if seat in game.state.known.get(e, ()) or e in game.state.public}
             assert not (set(members) & shown) - peeked, f"{key} leaks to seat {seat}"
             assert "entities" not in v["zones"].get(key, {})
     text = json.dumps(v["zones"].get("intruder_bag", {}))
