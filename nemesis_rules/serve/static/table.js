@@ -272,7 +272,7 @@ function drawPlace(u, id, [x, y], nameBottom) {
     const name = number !== undefined && number !== null ? `${number} · ${title}` : title;
     nameBottom[id] = drawName(g, name, x, y - PLACE_H / 2 + 6, grid ? Math.sqrt(3) * layout.grid.size - 16 : PLACE_W - 12);
   }
-  if (mark) { // off the name: under a hex's top corner (its edges may hold corridors), on a box's upper right corner
+  if (mark) { // off the name: under a hex's top corner (its edges may hold links), on a box's upper right corner
     const [mx, my] = grid ? [x, y - 0.75 * layout.grid.size] : [x + PLACE_W / 2 - 12, y - PLACE_H / 2];
     g.append(svg("text", { x: mx, y: my + 4, class: "mark" }, "◆"));
   }
@@ -316,7 +316,7 @@ function drawName(g, name, x, top, width) {
   return top + (small ? 13 : 16) + (lines.length - 1) * 12 + 3; // the name's bottom
 }
 
-// ---- corridor numbers: each end's number on its own line, at the first spot (from its room's
+// ---- link numbers: each end's number on its own line, at the first spot (from its room's
 // box along the line, then beside it) that covers no room and no number already drawn; then what
 // lies in the link, at the first free spot from its middle
 function boxesOf(at, layout) {
