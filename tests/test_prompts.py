@@ -89,8 +89,8 @@ def test_every_prompt_has_a_message_in_each_shipped_language(modules, options):
 @pytest.mark.parametrize("lang", ["en", "pl", "ru"])
 def test_an_action_parameter_reads_as_a_question_with_no_raw_id(lang):
     rules = cached_rules(("base",), lang)
+    decision = Game.new(rules, PLAYERS, 1).decision  # a real decision, asked again with each parameter's prompt
     for key in action_prompts(rules):
-        decision = Game.new(rules, PLAYERS, 1).decision
         asked = type(decision)(decision.player, key, None, decision.options, decision.optional, rules)
         text = render.question(rules, asked)
         assert text == rules.message(key) and "_" not in text, (key, text)
